@@ -1,0 +1,8 @@
+//! The command-line front end: argument definitions, validation, progress bar, output and
+//! exit codes. The library below it knows nothing of any of this.
+
+pub mod args;
+pub mod config;
+pub mod count;
+pub mod exit;
+pub mod progress;

@@ -1,0 +1,112 @@
+//! Counting all solutions of a board: the builder that ties split, kernel and driver together.
+
+use crate::error::Error;
+use crate::{driver, kernel, split};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How far a count has got; passed to the progress callback after every finished task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// Tasks finished so far.
+    pub done: usize,
+    /// Tasks in the whole run.
+    pub total: usize,
+}
+
+/// The result of a count, with what it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Count {
+    /// The board size.
+    pub n: u32,
+    /// The number of solutions.
+    pub solutions: u128,
+    /// How many tasks the work was split into.
+    pub tasks: usize,
+    /// How many rows each task's prefix holds.
+    pub split_depth: u32,
+    /// How many worker threads ran.
+    pub threads: usize,
+}
+
+type ProgressFn<'a> = dyn Fn(Progress) + Sync + 'a;
+
+/// Counts the solutions of n-queens boards, with a choice of threads, split depth and a
+/// progress callback.
+///
+/// ```
+/// let count = nqueens::Counter::new().threads(2).count(10)?;
+/// assert_eq!(count.solutions, 724);
+/// assert_eq!(count.threads, 2);
+/// # Ok::<(), nqueens::Error>(())
+/// ```
+#[derive(Default)]
+pub struct Counter<'a> {
+    threads: Option<usize>,
+    split_depth: Option<u32>,
+    progress: Option<&'a ProgressFn<'a>>,
+}
+
+impl<'a> Counter<'a> {
+    /// A counter with every setting at its default: all cores, automatic split depth.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Runs on `threads` worker threads (default: one per available core).
+    pub fn threads(mut self, threads: usize) -> Self {
+        self.threads = Some(threads);
+        self
+    }
+
+    /// Splits the work at `depth` rows instead of choosing from the thread count.
+    pub fn split_depth(mut self, depth: u32) -> Self {
+        self.split_depth = Some(depth);
+        self
+    }
+
+    /// Calls `callback` after every finished task, from the worker thread that finished it.
+    pub fn on_progress(mut self, callback: &'a ProgressFn<'a>) -> Self {
+        self.progress = Some(callback);
+        self
+    }
+
+    /// Counts the solutions of the n x n board.
+    pub fn count(&self, n: u32) -> Result<Count, Error> {
+        if !(1..=32).contains(&n) {
+            return Err(Error::BoardSize(n));
+        }
+        let threads = match self.threads {
+            Some(0) => return Err(Error::NoThreads),
+            Some(t) => t,
+            None => driver::default_threads(),
+        };
+        let split_depth = match self.split_depth {
+            Some(d) if !(1..=split::MAX_DEPTH).contains(&d) => return Err(Error::SplitDepth(d)),
+            Some(d) => d.min(n),
+            None => split::auto_depth(n, threads),
+        };
+        let tasks = split::tasks(n, split_depth);
+        let finished = AtomicUsize::new(0);
+        let results = driver::run(
+            threads,
+            tasks.len(),
+            |i| u128::from(kernel::count(tasks[i].board)) * u128::from(tasks[i].multiplicity),
+            |_, _| {
+                if let Some(progress) = self.progress {
+                    let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    progress(Progress {
+                        done,
+                        total: tasks.len(),
+                    });
+                }
+            },
+        )?;
+        Ok(Count {
+            n,
+            solutions: results.iter().sum(),
+            tasks: tasks.len(),
+            split_depth,
+            threads,
+        })
+    }
+}

@@ -1,0 +1,76 @@
+//! Running numbered tasks on a rayon pool and collecting their results.
+//!
+//! The driver knows nothing of boards: an engine hands it a number of tasks and a function
+//! that computes one of them, and gets back every task's result, in task order. Progress is
+//! reported once per finished task, from the worker that finished it, never per node.
+
+use crate::error::Error;
+use rayon::prelude::*;
+
+/// Runs `work(i)` for every task `i` in `0..tasks` on `threads` worker threads and returns the
+/// results in task order. `on_done(i, result)` is called as each task finishes, in whatever
+/// order they finish.
+pub fn run<W, D>(threads: usize, tasks: usize, work: W, on_done: D) -> Result<Vec<u128>, Error>
+where
+    W: Fn(usize) -> u128 + Sync,
+    D: Fn(usize, u128) + Sync,
+{
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("nqueens-worker-{i}"))
+        .build()
+        .map_err(|e| Error::ThreadPool(e.to_string()))?;
+    let results = pool.install(|| {
+        (0..tasks)
+            .into_par_iter()
+            // One task per steal: task sizes differ by orders of magnitude, so rayon must not
+            // hand a thread a long run of them in one piece.
+            .with_max_len(1)
+            .map(|i| {
+                let result = work(i);
+                on_done(i, result);
+                result
+            })
+            .collect()
+    });
+    Ok(results)
+}
+
+/// The number of threads to use when none is asked for: one per core the process may use.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    #[test]
+    fn results_come_back_in_task_order_whatever_the_threads() {
+        for threads in 1..=4 {
+            let seen = Mutex::new(Vec::new());
+            let results = run(
+                threads,
+                100,
+                |i| (i * i) as u128,
+                |i, r| {
+                    seen.lock().unwrap().push((i, r));
+                },
+            )
+            .unwrap();
+            assert_eq!(
+                results,
+                (0..100).map(|i| (i * i) as u128).collect::<Vec<_>>()
+            );
+            let mut seen = seen.into_inner().unwrap();
+            seen.sort();
+            assert_eq!(seen.len(), 100);
+        }
+    }
+
+    #[test]
+    fn no_tasks_is_fine() {
+        assert!(run(2, 0, |_| 1, |_, _| {}).unwrap().is_empty());
+    }
+}

@@ -1,0 +1,20 @@
+//! The errors the library reports.
+
+use thiserror::Error;
+
+/// Everything that can go wrong in a call of the library.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum Error {
+    /// The board size is outside 1..=32.
+    #[error("board size {0} is out of range: n must be between 1 and 32")]
+    BoardSize(u32),
+    /// Zero threads were asked for.
+    #[error("the thread count must be at least 1")]
+    NoThreads,
+    /// The split depth is outside 1..=MAX_DEPTH.
+    #[error("split depth {0} is out of range: it must be between 1 and {max}", max = crate::split::MAX_DEPTH)]
+    SplitDepth(u32),
+    /// The worker threads could not be started.
+    #[error("cannot start the worker threads: {0}")]
+    ThreadPool(String),
+}

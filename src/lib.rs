@@ -1,0 +1,31 @@
+//! Counting and enumerating the solutions of the n-queens puzzle, fast.
+//!
+//! ```
+//! assert_eq!(nqueens::count(8)?, 92);
+//! assert_eq!(nqueens::count(12)?, 14_200);
+//! assert!(nqueens::count(33).is_err());
+//! # Ok::<(), nqueens::Error>(())
+//! ```
+//!
+//! The work is split into numbered tasks (placements of the first rows, the first row halved
+//! by mirror symmetry, see [`split`]); a rayon pool runs them ([`driver`]); each task is
+//! counted by a bitmask search whose last rows are counted in closed form ([`kernel`],
+//! [`finish`]). The library prints nothing and knows nothing of the command line.
+
+#![deny(missing_docs)]
+
+mod counter;
+pub mod driver;
+mod error;
+pub mod finish;
+pub mod kernel;
+pub mod known;
+pub mod split;
+
+pub use counter::{Count, Counter, Progress};
+pub use error::Error;
+
+/// The number of solutions of the n x n board (1 <= n <= 32), on every available core.
+pub fn count(n: u32) -> Result<u128, Error> {
+    Counter::new().count(n).map(|c| c.solutions)
+}

@@ -1,0 +1,61 @@
+//! The `nqueens` binary: parse the command line, validate it into a configuration, run it,
+//! and turn the outcome into an exit code.
+
+mod cli;
+
+use clap::Parser;
+use clap::error::ErrorKind;
+use cli::args::{Cli, Command};
+use cli::exit::ExitCode;
+
+#[cfg(feature = "mimalloc")]
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn main() -> std::process::ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e).into(),
+    };
+    let outcome = match &cli.command {
+        Command::Count(args) => match cli::config::CountConfig::from_args(args) {
+            Ok(config) => cli::count::run(&config),
+            Err(message) => {
+                eprintln!("error: {message}");
+                return ExitCode::Usage.into();
+            }
+        },
+    };
+    match outcome {
+        Ok(code) => code.into(),
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::Failure.into()
+        }
+    }
+}
+
+/// Prints clap's verdict: help and version in full, any mistake as its first line only.
+fn usage_error(e: clap::Error) -> ExitCode {
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::Success
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            ExitCode::Usage
+        }
+        _ => {
+            // clap's first paragraph is the message; the rest is usage and tips.
+            let text = e.render().to_string();
+            let message: Vec<&str> = text
+                .lines()
+                .take_while(|line| !line.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            eprintln!("{} (see 'nqueens --help')", message.join(" "));
+            ExitCode::Usage
+        }
+    }
+}
