@@ -21,6 +21,7 @@ pub mod finish;
 pub mod kernel;
 pub mod known;
 pub mod split;
+pub mod textbook;
 
 pub use counter::{Count, Counter, Progress};
 pub use error::Error;

@@ -1,0 +1,145 @@
+//! The `count` subcommand as a user runs it: its output, its JSON, and every kind of bad
+//! input with its exit code and message.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+
+fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").unwrap()
+}
+
+#[test]
+fn count_prints_the_total_alone() {
+    nqueens()
+        .args(["count", "10"])
+        .assert()
+        .success()
+        .stdout("724\n")
+        .stderr("");
+}
+
+#[test]
+fn count_agrees_across_thread_counts() {
+    for threads in ["1", "2", "3"] {
+        nqueens()
+            .args(["count", "13", "-j", threads])
+            .assert()
+            .success()
+            .stdout("73712\n");
+    }
+}
+
+#[test]
+fn range_prints_a_table_with_every_size_checked() {
+    let out = nqueens().args(["count", "1..11"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 12, "{text}");
+    assert!(lines[0].contains("solutions"));
+    for (n, line) in (1..=11).zip(&lines[1..]) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(fields[0], n.to_string());
+        let expected = nqueens::known::total(n).unwrap().to_string();
+        assert_eq!(fields[1], expected);
+        assert_eq!(fields[3], "yes");
+    }
+}
+
+#[test]
+fn json_lines_parse_back_with_every_field() {
+    let out = nqueens()
+        .args(["count", "8..10", "--json", "-j", "2", "--split-depth", "2"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let objects: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(objects.len(), 3);
+    for (n, object) in (8..=10).zip(&objects) {
+        let known = nqueens::known::total(n).unwrap() as u64;
+        assert_eq!(object["n"], n);
+        assert_eq!(object["solutions"], known);
+        assert_eq!(object["known"], known);
+        assert_eq!(object["match"], true);
+        assert_eq!(object["threads"], 2);
+        assert_eq!(object["split_depth"], 2);
+        assert!(object["tasks"].as_u64().unwrap() > 0);
+        assert!(object["seconds"].as_f64().unwrap() >= 0.0);
+    }
+}
+
+#[test]
+fn two_and_three_count_zero() {
+    nqueens()
+        .args(["count", "2"])
+        .assert()
+        .success()
+        .stdout("0\n");
+    nqueens()
+        .args(["count", "3"])
+        .assert()
+        .success()
+        .stdout("0\n");
+}
+
+#[test]
+fn quiet_and_progress_never_keep_stderr_empty() {
+    nqueens()
+        .args(["count", "12", "--quiet"])
+        .assert()
+        .success()
+        .stdout("14200\n")
+        .stderr("");
+    nqueens()
+        .args(["count", "12", "--progress", "never"])
+        .assert()
+        .success()
+        .stderr("");
+}
+
+/// Each bad command line: exit 2, one line on stderr starting with "error:", nothing on
+/// stdout, and no panic.
+#[test]
+fn bad_input_is_one_line_and_exit_two() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["count", "0"], "out of range"),
+        (&["count", "-3"], "out of range"),
+        (&["count", "33"], "out of range"),
+        (&["count", "abc"], "invalid board size"),
+        (&["count", "4.5"], "invalid board size"),
+        (&["count", ""], "invalid board size"),
+        (&["count", "12..8"], "invalid range"),
+        (&["count", "8.."], "invalid range"),
+        (&["count", "..8"], "invalid range"),
+        (&["count", "1..99"], "out of range"),
+        (&["count", "8", "--threads", "0"], "--threads"),
+        (&["count", "8", "-j", "x"], "invalid value"),
+        (&["count", "8", "--split-depth", "0"], "--split-depth"),
+        (&["count", "8", "--split-depth", "9"], "--split-depth"),
+        (&["count", "8", "--bogus"], "unexpected argument"),
+        (&["count", "8", "--progress", "sometimes"], "invalid value"),
+        (&["count"], "required"),
+        (&["frobnicate"], "unrecognized subcommand"),
+    ];
+    for (args, expected) in cases {
+        let out = nqueens().args(*args).assert().code(2).stdout("");
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error:"), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    nqueens()
+        .args(["count", "--help"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("inclusive range"));
+    nqueens().arg("--version").assert().success();
+}

@@ -1,0 +1,78 @@
+//! The library's counts against the known table, and their independence of how the work is
+//! split and run.
+
+use nqueens::{Counter, Error, known};
+use std::sync::Mutex;
+
+#[test]
+fn counts_of_one_to_fifteen_match_oeis() {
+    for n in 1..=15 {
+        assert_eq!(
+            nqueens::count(n).unwrap(),
+            known::total(n).unwrap(),
+            "n = {n}"
+        );
+    }
+}
+
+#[test]
+fn totals_do_not_depend_on_split_depth_or_threads() {
+    for n in 1..=13 {
+        let expected = known::total(n).unwrap();
+        for depth in 1..=8 {
+            for threads in [1, 2, 3] {
+                let count = Counter::new()
+                    .threads(threads)
+                    .split_depth(depth)
+                    .count(n)
+                    .unwrap();
+                assert_eq!(
+                    count.solutions, expected,
+                    "n {n} depth {depth} threads {threads}"
+                );
+                assert_eq!(count.threads, threads);
+                assert_eq!(count.split_depth, depth.min(n));
+            }
+        }
+    }
+}
+
+#[test]
+fn progress_reports_every_task_once() {
+    let seen = Mutex::new(Vec::new());
+    let record = |p: nqueens::Progress| seen.lock().unwrap().push(p);
+    let count = Counter::new()
+        .threads(2)
+        .split_depth(3)
+        .on_progress(&record)
+        .count(12)
+        .unwrap();
+    let mut seen = seen.into_inner().unwrap();
+    assert_eq!(seen.len(), count.tasks);
+    seen.sort_by_key(|p| p.done);
+    for (i, p) in seen.iter().enumerate() {
+        assert_eq!(p.done, i + 1);
+        assert_eq!(p.total, count.tasks);
+    }
+}
+
+#[test]
+fn bad_arguments_are_errors_not_panics() {
+    assert_eq!(nqueens::count(0), Err(Error::BoardSize(0)));
+    assert_eq!(nqueens::count(33), Err(Error::BoardSize(33)));
+    assert_eq!(Counter::new().threads(0).count(8), Err(Error::NoThreads));
+    assert_eq!(
+        Counter::new().split_depth(0).count(8),
+        Err(Error::SplitDepth(0))
+    );
+    assert_eq!(
+        Counter::new().split_depth(9).count(8),
+        Err(Error::SplitDepth(9))
+    );
+}
+
+#[test]
+fn boards_of_two_and_three_have_no_solution() {
+    assert_eq!(nqueens::count(2), Ok(0));
+    assert_eq!(nqueens::count(3), Ok(0));
+}
