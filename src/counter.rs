@@ -1,7 +1,9 @@
 //! Counting all solutions of a board: the builder that ties split, kernel and driver together.
 
+use crate::engine::{Plan, Symmetry};
 use crate::error::Error;
-use crate::{driver, kernel, split};
+use crate::symmetry::{Classes, rotation_fixed};
+use crate::{driver, split};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How far a count has got; passed to the progress callback after every finished task.
@@ -26,6 +28,11 @@ pub struct Count {
     pub split_depth: u32,
     /// How many worker threads ran.
     pub threads: usize,
+    /// The engine that counted.
+    pub symmetry: Symmetry,
+    /// The solutions by the size of their class of equivalent boards, when asked for
+    /// ([`Counter::unique`]); `classes.unique()` is the number of unique solutions.
+    pub classes: Option<Classes>,
 }
 
 type ProgressFn<'a> = dyn Fn(Progress) + Sync + 'a;
@@ -43,6 +50,8 @@ type ProgressFn<'a> = dyn Fn(Progress) + Sync + 'a;
 pub struct Counter<'a> {
     threads: Option<usize>,
     split_depth: Option<u32>,
+    symmetry: Symmetry,
+    unique: bool,
     progress: Option<&'a ProgressFn<'a>>,
 }
 
@@ -61,6 +70,24 @@ impl<'a> Counter<'a> {
     /// Splits the work at `depth` rows instead of choosing from the thread count.
     pub fn split_depth(mut self, depth: u32) -> Self {
         self.split_depth = Some(depth);
+        self
+    }
+
+    /// Chooses the engine (default: [`Symmetry::Full`]).
+    pub fn symmetry(mut self, symmetry: Symmetry) -> Self {
+        self.symmetry = symmetry;
+        self
+    }
+
+    /// Also counts the unique solutions (classes under rotation and reflection).
+    ///
+    /// ```
+    /// let count = nqueens::Counter::new().unique(true).count(8)?;
+    /// assert_eq!(count.classes.unwrap().unique(), 12);
+    /// # Ok::<(), nqueens::Error>(())
+    /// ```
+    pub fn unique(mut self, unique: bool) -> Self {
+        self.unique = unique;
         self
     }
 
@@ -83,30 +110,35 @@ impl<'a> Counter<'a> {
         let split_depth = match self.split_depth {
             Some(d) if !(1..=split::MAX_DEPTH).contains(&d) => return Err(Error::SplitDepth(d)),
             Some(d) => d.min(n),
-            None => split::auto_depth(n, threads),
+            None => Plan::auto_depth(n, self.symmetry, threads),
         };
-        let tasks = split::tasks(n, split_depth);
+        let plan = Plan::new(n, self.symmetry, split_depth);
         let finished = AtomicUsize::new(0);
         let results = driver::run(
             threads,
-            tasks.len(),
-            |i| u128::from(kernel::count(tasks[i].board)) * u128::from(tasks[i].multiplicity),
+            plan.len(),
+            |i| plan.run(i),
             |_, _| {
                 if let Some(progress) = self.progress {
                     let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
                     progress(Progress {
                         done,
-                        total: tasks.len(),
+                        total: plan.len(),
                     });
                 }
             },
         )?;
+        let solutions = results.iter().sum();
         Ok(Count {
             n,
-            solutions: results.iter().sum(),
-            tasks: tasks.len(),
+            solutions,
+            tasks: plan.len(),
             split_depth,
             threads,
+            symmetry: self.symmetry,
+            classes: self
+                .unique
+                .then(|| Classes::from_counts(n, solutions, rotation_fixed(n))),
         })
     }
 }

@@ -60,8 +60,87 @@ impl Subboard {
     }
 }
 
+/// Squares that are off limits in particular rows, beyond what the board's own masks say: the
+/// attacks of queens placed outside the rows being searched (the full-symmetry engine fixes
+/// the queens of the border first).
+pub trait Blocks {
+    /// The blocked squares of the `row`-th row of the search (0 = the board's next row).
+    fn row(&self, row: usize) -> u32;
+    /// For `column`, the blocked rows among the last five of the search (bit i = the i-th).
+    fn last_rows(&self, column: u32) -> u32;
+}
+
+/// No squares blocked: the plain search. Compiles to nothing.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unblocked;
+
+impl Blocks for Unblocked {
+    #[inline(always)]
+    fn row(&self, _: usize) -> u32 {
+        0
+    }
+    #[inline(always)]
+    fn last_rows(&self, _: u32) -> u32 {
+        0
+    }
+}
+
+/// Blocked squares given row by row for the rows of one search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowBlocks {
+    rows: [u32; 32],
+    /// How many rows the search has.
+    len: usize,
+    /// `last_rows` of each column, computed once from `rows`.
+    by_column: [u8; 32],
+}
+
+impl RowBlocks {
+    /// Blocks `rows[i]` in the i-th row of a search of `rows.len()` rows (at most 32).
+    pub fn new(rows: &[u32]) -> RowBlocks {
+        assert!(rows.len() <= 32, "a search has at most 32 rows");
+        let mut all = [0u32; 32];
+        all[..rows.len()].copy_from_slice(rows);
+        let mut by_column = [0u8; 32];
+        let first_of_last = rows.len().saturating_sub(FINISH_ROWS as usize);
+        for (i, &blocked) in rows[first_of_last..].iter().enumerate() {
+            for (column, pattern) in by_column.iter_mut().enumerate() {
+                *pattern |= (((blocked >> column) & 1) as u8) << i;
+            }
+        }
+        RowBlocks {
+            rows: all,
+            len: rows.len(),
+            by_column,
+        }
+    }
+}
+
+impl RowBlocks {
+    /// The blocks of the same search started one row later.
+    pub fn without_first_row(&self) -> RowBlocks {
+        RowBlocks::new(&self.rows[1.min(self.len)..self.len])
+    }
+}
+
+impl Blocks for RowBlocks {
+    #[inline(always)]
+    fn row(&self, row: usize) -> u32 {
+        self.rows[row & 31]
+    }
+    #[inline(always)]
+    fn last_rows(&self, column: u32) -> u32 {
+        u32::from(self.by_column[(column & 31) as usize])
+    }
+}
+
 /// The number of ways to complete `board` into a full solution.
 pub fn count(board: Subboard) -> u64 {
+    count_blocked(board, &Unblocked)
+}
+
+/// The number of ways to complete `board` without using any square of `blocks`.
+pub fn count_blocked<B: Blocks>(board: Subboard, blocks: &B) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("popcnt")
@@ -70,51 +149,51 @@ pub fn count(board: Subboard) -> u64 {
             && std::is_x86_feature_detected!("lzcnt")
         {
             // SAFETY: the processor has the features the function is compiled for.
-            return unsafe { count_x86_bmi(board) };
+            return unsafe { count_x86_bmi(board, blocks) };
         }
     }
-    count_portable(board)
+    count_portable(board, blocks)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-unsafe fn count_x86_bmi(board: Subboard) -> u64 {
-    search(board)
+unsafe fn count_x86_bmi<B: Blocks>(board: Subboard, blocks: &B) -> u64 {
+    search(board, blocks)
 }
 
-fn count_portable(board: Subboard) -> u64 {
-    search(board)
+fn count_portable<B: Blocks>(board: Subboard, blocks: &B) -> u64 {
+    search(board, blocks)
 }
 
 /// Plain recursion, for boards too small for the closed form to pay.
-fn count_small(board: Subboard) -> u64 {
+fn count_small<B: Blocks>(board: Subboard, blocks: &B, row: usize) -> u64 {
     if board.open == 0 {
         return 1;
     }
-    let mut free = board.free();
+    let mut free = board.free() & !blocks.row(row);
     let mut total = 0;
     while free != 0 {
         let bit = free & free.wrapping_neg();
         free ^= bit;
-        total += count_small(board.place(bit));
+        total += count_small(board.place(bit), blocks, row + 1);
     }
     total
 }
 
 /// The search proper; inlined into each instruction-set variant.
 #[inline(always)]
-fn search(board: Subboard) -> u64 {
+fn search<B: Blocks>(board: Subboard, blocks: &B) -> u64 {
     let rows = board.rows_left();
     // Below this the set-up costs more than the search.
     if rows <= FINISH_ROWS + 1 {
-        return count_small(board);
+        return count_small(board, blocks, 0);
     }
     // The search works on the complement of the open columns ("taken", with every bit
     // outside the board set) so that the free squares are one `not` of an `or`.
     let mut taken = !board.open;
     let mut left = board.left;
     let mut right = board.right;
-    let mut free = !(taken | left | right);
+    let mut free = !(taken | left | right | blocks.row(0));
 
     // The depth at which each free square leads straight to the closed form.
     let last = (rows - FINISH_ROWS - 1) as usize;
@@ -128,7 +207,8 @@ fn search(board: Subboard) -> u64 {
                 let bit = free & free.wrapping_neg();
                 free ^= bit;
                 let open = !(taken | bit);
-                let n = finish::completions(open, (left | bit) << 1, (right | bit) >> 1, |_| 0);
+                let (l, r) = ((left | bit) << 1, (right | bit) >> 1);
+                let n = finish::completions(open, l, r, |column| blocks.last_rows(column));
                 total += u64::from(n);
             }
         }
@@ -146,10 +226,11 @@ fn search(board: Subboard) -> u64 {
         let next_taken = taken | bit;
         let next_left = (left | bit) << 1;
         let next_right = (right | bit) >> 1;
-        let next_free = !(next_taken | next_left | next_right);
+        let next_free = !(next_taken | next_left | next_right | blocks.row(depth + 1));
         // The row after next, ignoring the queen of the next row: if it is already full,
         // nothing below this square can succeed.
-        let after_next = !(next_taken | (next_left << 1) | (next_right >> 1));
+        let after_next =
+            !(next_taken | (next_left << 1) | (next_right >> 1) | blocks.row(depth + 2));
         if next_free != 0 && after_next != 0 {
             stack[depth & 31] = (taken, left, right, free);
             depth += 1;
@@ -169,8 +250,8 @@ mod tests {
         for n in 1..=12 {
             let expected = known::total(n).unwrap();
             assert_eq!(u128::from(count(Subboard::empty(n))), expected, "n = {n}");
-            assert_eq!(u128::from(count_portable(Subboard::empty(n))), expected);
-            assert_eq!(u128::from(count_small(Subboard::empty(n))), expected);
+            assert_eq!(u128::from(count_portable(Subboard::empty(n), &Unblocked)), expected);
+            assert_eq!(u128::from(count_small(Subboard::empty(n), &Unblocked, 0)), expected);
         }
     }
 
@@ -192,7 +273,34 @@ mod tests {
             let bit = free & free.wrapping_neg();
             free ^= bit;
             let board = empty.place(bit);
-            assert_eq!(count(board), count_small(board));
+            assert_eq!(count(board), count_small(board, &Unblocked, 0));
+        }
+    }
+
+    #[test]
+    fn blocked_search_agrees_with_blocked_recursion() {
+        // Pseudo-random blocked squares on boards of 7 to 12 rows.
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..300 {
+            let n = 7 + (next() % 6) as u32;
+            let rows: Vec<u32> = (0..n).map(|_| (next() & next() & next()) as u32).collect();
+            let blocks = RowBlocks::new(&rows);
+            let board = Subboard::empty(n);
+            assert_eq!(
+                count_blocked(board, &blocks),
+                count_small(board, &blocks, 0),
+                "n {n} rows {rows:?}"
+            );
+            assert_eq!(
+                count_portable(board, &blocks),
+                count_small(board, &blocks, 0)
+            );
         }
     }
 

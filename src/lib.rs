@@ -15,15 +15,19 @@
 #![deny(missing_docs)]
 
 mod counter;
+pub mod border;
 pub mod driver;
+mod engine;
 mod error;
 pub mod finish;
 pub mod kernel;
 pub mod known;
 pub mod split;
+pub mod symmetry;
 pub mod textbook;
 
 pub use counter::{Count, Counter, Progress};
+pub use engine::{Plan, Symmetry};
 pub use error::Error;
 
 /// The number of solutions of the n x n board (1 <= n <= 32), on every available core.

@@ -97,18 +97,6 @@ fn extend(
     }
 }
 
-/// The split depth used when none is asked for: the shallowest that gives every thread many
-/// tasks, so that the uneven sizes of the tasks even out.
-pub fn auto_depth(n: u32, threads: usize) -> u32 {
-    // Eight times as many tasks as threads (at least 64) keeps the idle tail of a run short;
-    // more costs nothing measurable until the tasks get tiny, which small boards never notice.
-    let wanted = (threads.max(1) * 8).max(64);
-    let deepest = n.min(MAX_DEPTH);
-    (1..=deepest)
-        .find(|&depth| tasks(n, depth).len() >= wanted)
-        .unwrap_or(deepest)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,12 +139,5 @@ mod tests {
             }
             assert_eq!(board, task.board);
         }
-    }
-
-    #[test]
-    fn auto_depth_gives_every_thread_work() {
-        assert!(tasks(16, auto_depth(16, 2)).len() >= 64);
-        assert!(tasks(20, auto_depth(20, 64)).len() >= 512);
-        assert_eq!(auto_depth(1, 4), 1);
     }
 }

@@ -1,0 +1,92 @@
+//! The counting engines and their task lists: one place that knows how each engine splits a
+//! board and counts one task, so that the driver, progress, shards and checkpoints can treat
+//! every engine alike.
+
+use crate::kernel::{self, Subboard};
+use crate::{border, split};
+
+/// Which symmetry the counting search exploits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Symmetry {
+    /// The first row halved by the mirror image: the textbook method, kept as a second,
+    /// independent engine.
+    Mirror,
+    /// All eight symmetries of the square: one border placement per class is searched
+    /// ([`crate::border`]). The default; boards below 4 x 4 use the mirror split.
+    #[default]
+    Full,
+}
+
+impl Symmetry {
+    /// The engine's name as the command line spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::Mirror => "mirror",
+            Symmetry::Full => "full",
+        }
+    }
+}
+
+/// The numbered tasks of one count.
+pub enum Plan {
+    /// Prefixes of the first rows.
+    Mirror(Vec<split::Task>),
+    /// Canonical border placements, possibly split by inner rows.
+    Full(Vec<border::BorderTask>),
+}
+
+impl Plan {
+    /// The tasks of the n x n board for `symmetry`, split at `depth` rows.
+    pub fn new(n: u32, symmetry: Symmetry, depth: u32) -> Plan {
+        match symmetry {
+            Symmetry::Full if n >= 4 => Plan::Full(border::tasks(n, depth)),
+            _ => Plan::Mirror(split::tasks(n, depth)),
+        }
+    }
+
+    /// The shallowest split that gives every one of `threads` threads many tasks.
+    pub fn auto_depth(n: u32, symmetry: Symmetry, threads: usize) -> u32 {
+        // Eight tasks per thread (and at least 64) keep the idle tail of a run short.
+        let wanted = (threads.max(1) * 8).max(64);
+        let deepest = n.min(split::MAX_DEPTH);
+        (1..=deepest)
+            .find(|&depth| Plan::new(n, symmetry, depth).len() >= wanted)
+            .unwrap_or(deepest)
+    }
+
+    /// How many tasks there are.
+    pub fn len(&self) -> usize {
+        match self {
+            Plan::Mirror(tasks) => tasks.len(),
+            Plan::Full(tasks) => tasks.len(),
+        }
+    }
+
+    /// Whether there are none (a board without solutions may have no task at all).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The number of solutions task `index` stands for.
+    pub fn run(&self, index: usize) -> u128 {
+        match self {
+            Plan::Mirror(tasks) => {
+                let task = &tasks[index];
+                u128::from(kernel::count(task.board)) * u128::from(task.multiplicity)
+            }
+            Plan::Full(tasks) => {
+                let task = &tasks[index];
+                u128::from(kernel::count_blocked(task.board, &task.blocks))
+                    * u128::from(task.weight)
+            }
+        }
+    }
+
+    /// The board a task starts from (for estimates of its size).
+    pub fn board(&self, index: usize) -> Subboard {
+        match self {
+            Plan::Mirror(tasks) => tasks[index].board,
+            Plan::Full(tasks) => tasks[index].board,
+        }
+    }
+}
