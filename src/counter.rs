@@ -128,7 +128,7 @@ impl<'a> Counter<'a> {
                 }
             },
         )?;
-        let solutions = results.iter().sum();
+        let solutions = results.iter().sum::<u128>() / plan.units_per_solution();
         Ok(Count {
             n,
             solutions,

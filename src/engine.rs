@@ -3,7 +3,7 @@
 //! every engine alike.
 
 use crate::kernel::{self, Subboard};
-use crate::{border, split};
+use crate::{full, split};
 
 /// Which symmetry the counting search exploits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -11,8 +11,8 @@ pub enum Symmetry {
     /// The first row halved by the mirror image: the textbook method, kept as a second,
     /// independent engine.
     Mirror,
-    /// All eight symmetries of the square: one border placement per class is searched
-    /// ([`crate::border`]). The default; boards below 4 x 4 use the mirror split.
+    /// All eight symmetries of the square: about one board per class of eight is searched
+    /// ([`crate::full`]). The default; boards below 8 x 8 use the mirror split.
     #[default]
     Full,
 }
@@ -31,15 +31,15 @@ impl Symmetry {
 pub enum Plan {
     /// Prefixes of the first rows.
     Mirror(Vec<split::Task>),
-    /// Canonical border placements, possibly split by inner rows.
-    Full(Vec<border::BorderTask>),
+    /// Canonical first-row cases, possibly split by further rows.
+    Full(Vec<full::FullTask>),
 }
 
 impl Plan {
     /// The tasks of the n x n board for `symmetry`, split at `depth` rows.
     pub fn new(n: u32, symmetry: Symmetry, depth: u32) -> Plan {
         match symmetry {
-            Symmetry::Full if n >= 4 => Plan::Full(border::tasks(n, depth)),
+            Symmetry::Full if n >= full::MIN_N => Plan::Full(full::tasks(n, depth)),
             _ => Plan::Mirror(split::tasks(n, depth)),
         }
     }
@@ -67,7 +67,17 @@ impl Plan {
         self.len() == 0
     }
 
-    /// The number of solutions task `index` stands for.
+    /// What one solution is worth in the values of [`Plan::run`]: the sum of all tasks'
+    /// values divided by this is the number of solutions.
+    pub fn units_per_solution(&self) -> u128 {
+        match self {
+            Plan::Mirror(_) => 1,
+            Plan::Full(_) => full::UNITS_PER_SOLUTION,
+        }
+    }
+
+    /// The value of task `index`: the solutions it stands for, in units of
+    /// [`Plan::units_per_solution`].
     pub fn run(&self, index: usize) -> u128 {
         match self {
             Plan::Mirror(tasks) => {
@@ -76,8 +86,7 @@ impl Plan {
             }
             Plan::Full(tasks) => {
                 let task = &tasks[index];
-                u128::from(kernel::count_blocked(task.board, &task.blocks))
-                    * u128::from(task.weight)
+                u128::from(kernel::count_with(task.board, &task.rules))
             }
         }
     }

@@ -119,8 +119,39 @@ const fn build_tables() -> FinishTables {
     FinishTables { by_slot, by_gaps }
 }
 
-/// The number of ways to complete a board that has exactly five rows (and so five columns)
-/// left.
+/// The completions of a board with exactly five rows left, as a set of permutations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Survivors {
+    /// The open columns, lowest first: permutation k puts the queen of row i in the column
+    /// of the slot it maps to row i.
+    pub columns: [u32; 5],
+    /// Bit k is set when permutation k is a completion.
+    pub permutations: u128,
+}
+
+impl Survivors {
+    /// How many completions there are.
+    #[inline(always)]
+    pub fn count(&self) -> u32 {
+        self.permutations.count_ones()
+    }
+
+    /// The permutations that put a queen on (row, `column`) of the five rows: none where
+    /// `column` is not open.
+    #[inline(always)]
+    pub fn placing(&self, row: u32, column: u32) -> u128 {
+        let others = 0b11111 & !(1 << row);
+        let mut placing = 0;
+        for (slot, &c) in self.columns.iter().enumerate() {
+            // All-ones where the slot holds `column`, else zero: no branch.
+            let select = u128::from(c == column).wrapping_neg();
+            placing |= TABLES.by_slot[slot][others as usize] & select;
+        }
+        placing
+    }
+}
+
+/// The completions of a board that has exactly five rows (and so five columns) left.
 ///
 /// `open` has exactly five bits set, the open columns; `left` and `right` are the squares of the
 /// first of those rows attacked along the two diagonal directions (`left` moves one column up
@@ -128,7 +159,7 @@ const fn build_tables() -> FinishTables {
 /// open column, the extra rows (bit i = the i-th of the five) where it may not be used; the
 /// plain search passes `|_| 0`.
 #[inline(always)]
-pub fn completions(open: u32, left: u32, right: u32, blocked_rows: impl Fn(u32) -> u32) -> u32 {
+pub fn survivors(open: u32, left: u32, right: u32, blocked_rows: impl Fn(u32) -> u32) -> Survivors {
     let mut rest = open;
     let p0 = rest.trailing_zeros();
     rest &= rest - 1;
@@ -155,13 +186,22 @@ pub fn completions(open: u32, left: u32, right: u32, blocked_rows: impl Fn(u32) 
         + 125 * gap_class(p4 - p3);
 
     let t = &TABLES;
-    let survivors = t.by_slot[0][attacked_rows(p0)]
+    let permutations = t.by_slot[0][attacked_rows(p0)]
         & t.by_slot[1][attacked_rows(p1)]
         & t.by_slot[2][attacked_rows(p2)]
         & t.by_slot[3][attacked_rows(p3)]
         & t.by_slot[4][attacked_rows(p4)]
         & t.by_gaps[gaps];
-    survivors.count_ones()
+    Survivors {
+        columns: [p0, p1, p2, p3, p4],
+        permutations,
+    }
+}
+
+/// The number of completions of a board with five rows left; see [`survivors`].
+#[inline(always)]
+pub fn completions(open: u32, left: u32, right: u32, blocked_rows: impl Fn(u32) -> u32) -> u32 {
+    survivors(open, left, right, blocked_rows).count()
 }
 
 #[cfg(test)]
@@ -233,6 +273,16 @@ mod tests {
                 "open {open:#b} left {left:#b} right {right:#b} blocked {blocked:?}"
             );
             nonzero += u32::from(expected > 0);
+            // Each survivor puts exactly one queen in each row.
+            let found = survivors(open, left, right, by_column);
+            for row in 0..5 {
+                let total: u32 = found
+                    .columns
+                    .iter()
+                    .map(|&c| (found.permutations & found.placing(row, c)).count_ones())
+                    .sum();
+                assert_eq!(total, expected);
+            }
         }
         assert!(nonzero > 1000, "too few states with completions: {nonzero}");
     }

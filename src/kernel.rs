@@ -60,38 +60,41 @@ impl Subboard {
     }
 }
 
-/// Squares that are off limits in particular rows, beyond what the board's own masks say: the
-/// attacks of queens placed outside the rows being searched (the full-symmetry engine fixes
-/// the queens of the border first).
-pub trait Blocks {
+/// What a search must obey beyond the board's own masks, and what a completion is worth.
+///
+/// The plain search needs neither ([`Unblocked`]). The full-symmetry engine blocks squares
+/// in particular rows (the border constraints that make a placement canonical) and weighs
+/// each completion by the number of its equivalent boards.
+pub trait Rules {
     /// The blocked squares of the `row`-th row of the search (0 = the board's next row).
-    fn row(&self, row: usize) -> u32;
-    /// For `column`, the blocked rows among the last five of the search (bit i = the i-th).
-    fn last_rows(&self, column: u32) -> u32;
+    fn blocked(&self, row: usize) -> u32;
+    /// The value of the completions of the last five rows, given the open columns and the
+    /// attacks on the first of them (see [`finish::survivors`]).
+    fn finish(&self, open: u32, left: u32, right: u32) -> u64;
 }
 
-/// No squares blocked: the plain search. Compiles to nothing.
+/// No squares blocked and every completion worth one: the plain search.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Unblocked;
 
-impl Blocks for Unblocked {
+impl Rules for Unblocked {
     #[inline(always)]
-    fn row(&self, _: usize) -> u32 {
+    fn blocked(&self, _: usize) -> u32 {
         0
     }
     #[inline(always)]
-    fn last_rows(&self, _: u32) -> u32 {
-        0
+    fn finish(&self, open: u32, left: u32, right: u32) -> u64 {
+        u64::from(finish::completions(open, left, right, |_| 0))
     }
 }
 
-/// Blocked squares given row by row for the rows of one search.
+/// Blocked squares given row by row for the rows of one search; every completion worth one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RowBlocks {
     rows: [u32; 32],
     /// How many rows the search has.
     len: usize,
-    /// `last_rows` of each column, computed once from `rows`.
+    /// For each column, its blocked rows among the last five (bit i = the i-th).
     by_column: [u8; 32],
 }
 
@@ -114,33 +117,43 @@ impl RowBlocks {
             by_column,
         }
     }
-}
 
-impl RowBlocks {
     /// The blocks of the same search started one row later.
     pub fn without_first_row(&self) -> RowBlocks {
         RowBlocks::new(&self.rows[1.min(self.len)..self.len])
     }
+
+    /// The blocked rows of `column` among the last five of the search.
+    #[inline(always)]
+    pub fn last_rows(&self, column: u32) -> u32 {
+        u32::from(self.by_column[(column & 31) as usize])
+    }
+
+    /// The completions of the last five rows, as a set of permutations.
+    #[inline(always)]
+    pub fn survivors(&self, open: u32, left: u32, right: u32) -> finish::Survivors {
+        finish::survivors(open, left, right, |column| self.last_rows(column))
+    }
 }
 
-impl Blocks for RowBlocks {
+impl Rules for RowBlocks {
     #[inline(always)]
-    fn row(&self, row: usize) -> u32 {
+    fn blocked(&self, row: usize) -> u32 {
         self.rows[row & 31]
     }
     #[inline(always)]
-    fn last_rows(&self, column: u32) -> u32 {
-        u32::from(self.by_column[(column & 31) as usize])
+    fn finish(&self, open: u32, left: u32, right: u32) -> u64 {
+        u64::from(self.survivors(open, left, right).count())
     }
 }
 
 /// The number of ways to complete `board` into a full solution.
 pub fn count(board: Subboard) -> u64 {
-    count_blocked(board, &Unblocked)
+    count_with(board, &Unblocked)
 }
 
-/// The number of ways to complete `board` without using any square of `blocks`.
-pub fn count_blocked<B: Blocks>(board: Subboard, blocks: &B) -> u64 {
+/// The summed value of the completions of `board` under `rules`.
+pub fn count_with<R: Rules>(board: Subboard, rules: &R) -> u64 {
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("popcnt")
@@ -149,51 +162,55 @@ pub fn count_blocked<B: Blocks>(board: Subboard, blocks: &B) -> u64 {
             && std::is_x86_feature_detected!("lzcnt")
         {
             // SAFETY: the processor has the features the function is compiled for.
-            return unsafe { count_x86_bmi(board, blocks) };
+            return unsafe { count_x86_bmi(board, rules) };
         }
     }
-    count_portable(board, blocks)
+    count_portable(board, rules)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-unsafe fn count_x86_bmi<B: Blocks>(board: Subboard, blocks: &B) -> u64 {
-    search(board, blocks)
+unsafe fn count_x86_bmi<R: Rules>(board: Subboard, rules: &R) -> u64 {
+    search(board, rules)
 }
 
-fn count_portable<B: Blocks>(board: Subboard, blocks: &B) -> u64 {
-    search(board, blocks)
+fn count_portable<R: Rules>(board: Subboard, rules: &R) -> u64 {
+    search(board, rules)
 }
 
-/// Plain recursion, for boards too small for the closed form to pay.
-fn count_small<B: Blocks>(board: Subboard, blocks: &B, row: usize) -> u64 {
+/// Plain recursion down to the closed form (or to the end, on boards of fewer than five
+/// rows): for boards too small for the explicit stack to pay.
+fn count_small<R: Rules>(board: Subboard, rules: &R, row: usize) -> u64 {
+    if board.rows_left() == FINISH_ROWS {
+        return rules.finish(board.open, board.left, board.right);
+    }
     if board.open == 0 {
         return 1;
     }
-    let mut free = board.free() & !blocks.row(row);
+    let mut free = board.free() & !rules.blocked(row);
     let mut total = 0;
     while free != 0 {
         let bit = free & free.wrapping_neg();
         free ^= bit;
-        total += count_small(board.place(bit), blocks, row + 1);
+        total += count_small(board.place(bit), rules, row + 1);
     }
     total
 }
 
 /// The search proper; inlined into each instruction-set variant.
 #[inline(always)]
-fn search<B: Blocks>(board: Subboard, blocks: &B) -> u64 {
+fn search<R: Rules>(board: Subboard, rules: &R) -> u64 {
     let rows = board.rows_left();
     // Below this the set-up costs more than the search.
     if rows <= FINISH_ROWS + 1 {
-        return count_small(board, blocks, 0);
+        return count_small(board, rules, 0);
     }
     // The search works on the complement of the open columns ("taken", with every bit
     // outside the board set) so that the free squares are one `not` of an `or`.
     let mut taken = !board.open;
     let mut left = board.left;
     let mut right = board.right;
-    let mut free = !(taken | left | right | blocks.row(0));
+    let mut free = !(taken | left | right | rules.blocked(0));
 
     // The depth at which each free square leads straight to the closed form.
     let last = (rows - FINISH_ROWS - 1) as usize;
@@ -207,9 +224,7 @@ fn search<B: Blocks>(board: Subboard, blocks: &B) -> u64 {
                 let bit = free & free.wrapping_neg();
                 free ^= bit;
                 let open = !(taken | bit);
-                let (l, r) = ((left | bit) << 1, (right | bit) >> 1);
-                let n = finish::completions(open, l, r, |column| blocks.last_rows(column));
-                total += u64::from(n);
+                total += rules.finish(open, (left | bit) << 1, (right | bit) >> 1);
             }
         }
         if free == 0 {
@@ -226,11 +241,11 @@ fn search<B: Blocks>(board: Subboard, blocks: &B) -> u64 {
         let next_taken = taken | bit;
         let next_left = (left | bit) << 1;
         let next_right = (right | bit) >> 1;
-        let next_free = !(next_taken | next_left | next_right | blocks.row(depth + 1));
+        let next_free = !(next_taken | next_left | next_right | rules.blocked(depth + 1));
         // The row after next, ignoring the queen of the next row: if it is already full,
         // nothing below this square can succeed.
         let after_next =
-            !(next_taken | (next_left << 1) | (next_right >> 1) | blocks.row(depth + 2));
+            !(next_taken | (next_left << 1) | (next_right >> 1) | rules.blocked(depth + 2));
         if next_free != 0 && after_next != 0 {
             stack[depth & 31] = (taken, left, right, free);
             depth += 1;
@@ -244,6 +259,21 @@ fn search<B: Blocks>(board: Subboard, blocks: &B) -> u64 {
 mod tests {
     use super::*;
     use crate::known;
+
+    /// Plain recursion without the closed form: the reference for blocked searches.
+    fn count_small_plain(board: Subboard, rows: &[u32]) -> u64 {
+        if board.open == 0 {
+            return 1;
+        }
+        let mut free = board.free() & !rows[0];
+        let mut total = 0;
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            total += count_small_plain(board.place(bit), &rows[1..]);
+        }
+        total
+    }
 
     #[test]
     fn full_boards_match_the_known_counts() {
@@ -273,7 +303,7 @@ mod tests {
             let bit = free & free.wrapping_neg();
             free ^= bit;
             let board = empty.place(bit);
-            assert_eq!(count(board), count_small(board, &Unblocked, 0));
+            assert_eq!(count(board), count_small_plain(board, &[0; 32]));
         }
     }
 
@@ -293,13 +323,13 @@ mod tests {
             let blocks = RowBlocks::new(&rows);
             let board = Subboard::empty(n);
             assert_eq!(
-                count_blocked(board, &blocks),
-                count_small(board, &blocks, 0),
+                count_with(board, &blocks),
+                count_small_plain(board, &blocks.rows[..n as usize]),
                 "n {n} rows {rows:?}"
             );
             assert_eq!(
                 count_portable(board, &blocks),
-                count_small(board, &blocks, 0)
+                count_small_plain(board, &blocks.rows[..n as usize])
             );
         }
     }

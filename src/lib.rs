@@ -15,11 +15,11 @@
 #![deny(missing_docs)]
 
 mod counter;
-pub mod border;
 pub mod driver;
 mod engine;
 mod error;
 pub mod finish;
+pub mod full;
 pub mod kernel;
 pub mod known;
 pub mod split;
