@@ -109,7 +109,7 @@ impl<'a> Counter<'a> {
         };
         let split_depth = match self.split_depth {
             Some(d) if !(1..=split::MAX_DEPTH).contains(&d) => return Err(Error::SplitDepth(d)),
-            Some(d) => d.min(n),
+            Some(d) => Plan::effective_depth(n, self.symmetry, d),
             None => Plan::auto_depth(n, self.symmetry, threads),
         };
         let plan = Plan::new(n, self.symmetry, split_depth);

@@ -44,11 +44,20 @@ impl Plan {
         }
     }
 
+    /// The split depth a plan for the n x n board really uses when `depth` is asked for:
+    /// each engine clamps it to what the board allows.
+    pub fn effective_depth(n: u32, symmetry: Symmetry, depth: u32) -> u32 {
+        match symmetry {
+            Symmetry::Full if n >= full::MIN_N => full::clamp_depth(n, depth),
+            _ => split::clamp_depth(n, depth),
+        }
+    }
+
     /// The shallowest split that gives every one of `threads` threads many tasks.
     pub fn auto_depth(n: u32, symmetry: Symmetry, threads: usize) -> u32 {
         // Eight tasks per thread (and at least 64) keep the idle tail of a run short.
         let wanted = (threads.max(1) * 8).max(64);
-        let deepest = n.min(split::MAX_DEPTH);
+        let deepest = Plan::effective_depth(n, symmetry, split::MAX_DEPTH);
         (1..=deepest)
             .find(|&depth| Plan::new(n, symmetry, depth).len() >= wanted)
             .unwrap_or(deepest)

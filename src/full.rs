@@ -131,14 +131,22 @@ impl Rules for Weighted {
 /// Every task of the n x n board (`MIN_N <= n <= 32`) split at `depth` rows (1 or 2: the
 /// cases alone; more: each split by the placements of further rows), in task-number order.
 pub fn tasks(n: u32, depth: u32) -> Vec<FullTask> {
-    assert!((MIN_N..=32).contains(&n), "the full-symmetry split needs {MIN_N} <= n <= 32");
-    // Leave the closed form at least five rows and the stack search one more.
-    let depth = depth.clamp(1, n - FINISH_ROWS - 1);
+    assert!(
+        (MIN_N..=32).contains(&n),
+        "the full-symmetry split needs {MIN_N} <= n <= 32"
+    );
+    let depth = clamp_depth(n, depth);
     let mut out = Vec::new();
     for task in cases(n) {
         split_deeper(task, depth, &mut out);
     }
     out
+}
+
+/// The split depth used when `depth` is asked for: the closed form keeps its five rows and
+/// the stack search at least one more.
+pub fn clamp_depth(n: u32, depth: u32) -> u32 {
+    depth.clamp(1, n - FINISH_ROWS - 1)
 }
 
 /// Appends `task` split until its prefix holds `depth` rows.
@@ -180,7 +188,9 @@ fn cases(n: u32) -> Vec<FullTask> {
         if corner.free() & bit == 0 {
             continue;
         }
-        let rows: Vec<u32> = (2..n).map(|row| if row <= second { 0b10 } else { 0 }).collect();
+        let rows: Vec<u32> = (2..n)
+            .map(|row| if row <= second { 0b10 } else { 0 })
+            .collect();
         out.push(FullTask {
             case: Case::Corner {
                 second: second as u8,
@@ -280,7 +290,11 @@ mod tests {
     fn weighted_counts_give_the_known_totals() {
         for n in MIN_N..=13 {
             for depth in 1..=4 {
-                assert_eq!(total(n, depth), known::total(n).unwrap(), "n {n} depth {depth}");
+                assert_eq!(
+                    total(n, depth),
+                    known::total(n).unwrap(),
+                    "n {n} depth {depth}"
+                );
             }
         }
     }

@@ -280,8 +280,14 @@ mod tests {
         for n in 1..=12 {
             let expected = known::total(n).unwrap();
             assert_eq!(u128::from(count(Subboard::empty(n))), expected, "n = {n}");
-            assert_eq!(u128::from(count_portable(Subboard::empty(n), &Unblocked)), expected);
-            assert_eq!(u128::from(count_small(Subboard::empty(n), &Unblocked, 0)), expected);
+            assert_eq!(
+                u128::from(count_portable(Subboard::empty(n), &Unblocked)),
+                expected
+            );
+            assert_eq!(
+                u128::from(count_small(Subboard::empty(n), &Unblocked, 0)),
+                expected
+            );
         }
     }
 

@@ -33,7 +33,7 @@ pub struct Task {
 /// always at least two rows long (one row for n = 1, which has nothing beside its middle).
 pub fn tasks(n: u32, depth: u32) -> Vec<Task> {
     assert!((1..=32).contains(&n), "board size {n} out of range");
-    let depth = depth.clamp(1, n.min(MAX_DEPTH));
+    let depth = clamp_depth(n, depth);
     let empty = Subboard::empty(n);
     let mut out = Vec::new();
     let mut prefix = Vec::with_capacity(depth as usize);
@@ -60,6 +60,11 @@ pub fn tasks(n: u32, depth: u32) -> Vec<Task> {
         prefix.pop();
     }
     out
+}
+
+/// The split depth used when `depth` is asked for: 1 to the board size, at most `MAX_DEPTH`.
+pub fn clamp_depth(n: u32, depth: u32) -> u32 {
+    depth.clamp(1, n.min(MAX_DEPTH))
 }
 
 /// Appends every placement of `rows` more rows below `prefix`, the first of them restricted to

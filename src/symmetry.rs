@@ -121,11 +121,17 @@ pub fn rotation_fixed(n: u32) -> RotationFixed {
     };
     RotationFixed {
         half_turn: u128::from(search.count(&[Transform::Rotate180])),
-        quarter_turn: u128::from(search.count(&[
-            Transform::Rotate90,
-            Transform::Rotate180,
-            Transform::Rotate270,
-        ])),
+        // A quarter turn moves the queens in orbits of four, except one on the centre of an
+        // odd board, so n = 4k or 4k + 1; the search would find none otherwise.
+        quarter_turn: if n % 4 < 2 {
+            u128::from(search.count(&[
+                Transform::Rotate90,
+                Transform::Rotate180,
+                Transform::Rotate270,
+            ]))
+        } else {
+            0
+        },
     }
 }
 
@@ -306,6 +312,26 @@ mod tests {
             assert_eq!(classes.of_8, by_size[8], "n {n}");
             assert_eq!(classes.unique(), canon.len() as u128);
             assert_eq!(classes.total(), all.len() as u128);
+        }
+    }
+
+    #[test]
+    fn quarter_turn_symmetry_needs_n_of_four_k_or_four_k_plus_one() {
+        let mut search = OrbitSearch {
+            n: 0,
+            rows: 0,
+            columns: 0,
+            sums: 0,
+            differences: 0,
+        };
+        for n in (2..=14).filter(|n| n % 4 >= 2) {
+            search.n = n;
+            let quarter = [
+                Transform::Rotate90,
+                Transform::Rotate180,
+                Transform::Rotate270,
+            ];
+            assert_eq!(search.count(&quarter), 0, "n {n}");
         }
     }
 

@@ -72,6 +72,60 @@ fn json_lines_parse_back_with_every_field() {
 }
 
 #[test]
+fn unique_prints_total_then_unique() {
+    nqueens()
+        .args(["count", "10", "--unique"])
+        .assert()
+        .success()
+        .stdout("724 92\n");
+    nqueens()
+        .args(["count", "12", "--unique", "--symmetry", "mirror"])
+        .assert()
+        .success()
+        .stdout("14200 1787\n");
+}
+
+#[test]
+fn unique_json_has_class_sizes_that_add_up() {
+    let out = nqueens()
+        .args(["count", "6..12", "--unique", "--json"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    for (n, line) in (6..=12).zip(text.lines()) {
+        let object: Value = serde_json::from_str(line).unwrap();
+        let unique = nqueens::known::unique(n).unwrap() as u64;
+        assert_eq!(object["unique"], unique);
+        assert_eq!(object["known_unique"], unique);
+        assert_eq!(object["match"], true);
+        assert_eq!(object["symmetry"], "full");
+        let classes = &object["classes"];
+        let get = |k: &str| classes[k].as_u64().unwrap();
+        assert_eq!(get("1") + get("2") + get("4") + get("8"), unique);
+        assert_eq!(
+            get("1") + 2 * get("2") + 4 * get("4") + 8 * get("8"),
+            object["solutions"].as_u64().unwrap()
+        );
+    }
+}
+
+#[test]
+fn unique_table_has_a_unique_column() {
+    let out = nqueens()
+        .args(["count", "8..9", "--unique"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows[0], ["n", "solutions", "unique", "seconds", "known"]);
+    assert_eq!(rows[1][..3], ["8", "92", "12"]);
+    assert_eq!(rows[2][..3], ["9", "352", "46"]);
+}
+
+#[test]
 fn two_and_three_count_zero() {
     nqueens()
         .args(["count", "2"])
@@ -121,6 +175,7 @@ fn bad_input_is_one_line_and_exit_two() {
         (&["count", "8", "--split-depth", "9"], "--split-depth"),
         (&["count", "8", "--bogus"], "unexpected argument"),
         (&["count", "8", "--progress", "sometimes"], "invalid value"),
+        (&["count", "8", "--symmetry", "half"], "invalid value"),
         (&["count"], "required"),
         (&["frobnicate"], "unrecognized subcommand"),
     ];

@@ -1,7 +1,7 @@
 //! The library's counts against the known table, and their independence of how the work is
 //! split and run.
 
-use nqueens::{Counter, Error, known};
+use nqueens::{Counter, Error, Plan, Symmetry, known};
 use std::sync::Mutex;
 
 #[test]
@@ -15,23 +15,58 @@ fn counts_of_one_to_fifteen_match_oeis() {
     }
 }
 
+const ENGINES: [Symmetry; 2] = [Symmetry::Full, Symmetry::Mirror];
+
+#[test]
+fn both_engines_count_one_to_fifteen_with_unique_solutions() {
+    for symmetry in ENGINES {
+        for n in 1..=15 {
+            let count = Counter::new()
+                .symmetry(symmetry)
+                .unique(true)
+                .count(n)
+                .unwrap();
+            assert_eq!(Some(count.solutions), known::total(n), "{symmetry:?} n {n}");
+            let classes = count.classes.unwrap();
+            assert_eq!(
+                Some(classes.unique()),
+                known::unique(n),
+                "{symmetry:?} n {n}"
+            );
+            assert_eq!(classes.total(), count.solutions);
+            assert_eq!(count.symmetry, symmetry);
+        }
+    }
+}
+
+#[test]
+fn the_two_engines_agree_beyond_the_quick_sizes() {
+    let full = Counter::new().symmetry(Symmetry::Full).count(16).unwrap();
+    let mirror = Counter::new().symmetry(Symmetry::Mirror).count(16).unwrap();
+    assert_eq!(full.solutions, mirror.solutions);
+    assert_eq!(Some(full.solutions), known::total(16));
+}
+
 #[test]
 fn totals_do_not_depend_on_split_depth_or_threads() {
-    for n in 1..=13 {
-        let expected = known::total(n).unwrap();
-        for depth in 1..=8 {
-            for threads in [1, 2, 3] {
-                let count = Counter::new()
-                    .threads(threads)
-                    .split_depth(depth)
-                    .count(n)
-                    .unwrap();
-                assert_eq!(
-                    count.solutions, expected,
-                    "n {n} depth {depth} threads {threads}"
-                );
-                assert_eq!(count.threads, threads);
-                assert_eq!(count.split_depth, depth.min(n));
+    for symmetry in ENGINES {
+        for n in 1..=13 {
+            let expected = known::total(n).unwrap();
+            for depth in 1..=8 {
+                for threads in [1, 2, 3] {
+                    let count = Counter::new()
+                        .symmetry(symmetry)
+                        .threads(threads)
+                        .split_depth(depth)
+                        .count(n)
+                        .unwrap();
+                    let case = format!("{symmetry:?} n {n} depth {depth} threads {threads}");
+                    assert_eq!(count.solutions, expected, "{case}");
+                    assert_eq!(count.threads, threads);
+                    let effective = Plan::effective_depth(n, symmetry, depth);
+                    assert_eq!(count.split_depth, effective, "{case}");
+                    assert_eq!(count.tasks, Plan::new(n, symmetry, depth).len(), "{case}");
+                }
             }
         }
     }

@@ -36,6 +36,16 @@ pub struct CountArgs {
     #[arg(long, value_name = "D")]
     pub split_depth: Option<u32>,
 
+    /// Also count the unique solutions (classes under rotation and reflection, OEIS
+    /// A002562): a single size prints the total and the unique count on one line.
+    #[arg(long)]
+    pub unique: bool,
+
+    /// The engine: `full` searches about one board per class of eight equivalent boards,
+    /// `mirror` halves the first row only (the textbook method, kept as an independent check).
+    #[arg(long, value_enum, default_value_t = SymmetryArg::Full, value_name = "ENGINE")]
+    pub symmetry: SymmetryArg,
+
     /// Print one JSON object per board size (JSON Lines).
     #[arg(long)]
     pub json: bool,
@@ -59,4 +69,13 @@ pub enum ProgressArg {
     Always,
     /// Never.
     Never,
+}
+
+/// `--symmetry`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SymmetryArg {
+    /// All eight symmetries of the square.
+    Full,
+    /// The mirror image of the first row only.
+    Mirror,
 }

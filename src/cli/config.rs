@@ -1,7 +1,8 @@
 //! Turning clap's parsed arguments into a plain, validated configuration. Every check of the
 //! user's input lives here, and each failure is a one-line message.
 
-use super::args::{CountArgs, ProgressArg};
+use super::args::{CountArgs, ProgressArg, SymmetryArg};
+use nqueens::Symmetry;
 use nqueens::split::MAX_DEPTH;
 use std::ops::RangeInclusive;
 
@@ -36,6 +37,10 @@ pub struct CountConfig {
     pub threads: Option<usize>,
     /// A forced split depth.
     pub split_depth: Option<u32>,
+    /// The engine.
+    pub symmetry: Symmetry,
+    /// Whether to count unique solutions too.
+    pub unique: bool,
     /// How to print.
     pub style: OutputStyle,
     /// When to draw the progress bar.
@@ -72,6 +77,11 @@ impl CountConfig {
             sizes,
             threads: args.threads,
             split_depth: args.split_depth,
+            symmetry: match args.symmetry {
+                SymmetryArg::Full => Symmetry::Full,
+                SymmetryArg::Mirror => Symmetry::Mirror,
+            },
+            unique: args.unique,
             style,
             progress,
         })
