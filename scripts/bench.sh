@@ -1,42 +1,48 @@
 #!/usr/bin/env bash
-# Times `nqueens count` for a range of board sizes and thread counts beside the project's own
-# textbook counter (examples/textbook.rs), in the same run, and prints a Markdown table of
-# speed-ups; every count is checked against the textbook counter's.
+# Times `nqueens count` for a range of board sizes, engines and thread counts beside the
+# project's own textbook counter (examples/textbook.rs), in the same run; checks every count
+# against the textbook counter's; prints a Markdown table of speed-ups, writes a CSV, and
+# draws an SVG chart of time against n and of thread scaling (examples/chart.rs).
 #
-#   scripts/bench.sh                      # n = 12..16, 1 thread and all threads
-#   scripts/bench.sh -n "14 15 16 17" -j "1 2" -r 5 -o results.csv
+#   scripts/bench.sh                                    # n = 12..17, both engines, 1 and all threads
+#   scripts/bench.sh -n "14 15 16" -j "1 2" -e full -r 5 -o bench.csv -s bench.svg
 #
+# Options: -n sizes, -j thread counts, -e engines (full mirror), -r runs per timing,
+# -o CSV file (default bench.csv), -s SVG file (default bench.svg).
 # Uses hyperfine (apt-get install hyperfine) when it is installed, else times the runs itself.
 set -euo pipefail
 
-sizes="12 13 14 15 16"
+sizes="12 13 14 15 16 17"
 threads="1 $(nproc)"
+engines="full mirror"
 runs=3
-csv=""
-extra=()
-while getopts "n:j:r:o:e:h" opt; do
+csv=bench.csv
+svg=bench.svg
+while getopts "n:j:e:r:o:s:h" opt; do
   case $opt in
     n) sizes=$OPTARG ;;
     j) threads=$OPTARG ;;
+    e) engines=$OPTARG ;;
     r) runs=$OPTARG ;;
     o) csv=$OPTARG ;;
-    e) read -r -a extra <<<"$OPTARG" ;;
-    *) sed -n '2,9p' "$0"; exit 2 ;;
+    s) svg=$OPTARG ;;
+    *) sed -n '2,13p' "$0"; exit 2 ;;
   esac
 done
 threads=$(tr ' ' '\n' <<<"$threads" | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 
-cd "$(dirname "$0")/.."
-cargo build --release --quiet --bin nqueens --example textbook
-bin=target/release/nqueens
-textbook=target/release/examples/textbook
+root=$(cd "$(dirname "$0")/.." && pwd)
+(cd "$root" && cargo build --release --quiet --bin nqueens --example textbook --example chart)
+bin=$root/target/release/nqueens
+textbook=$root/target/release/examples/textbook
+chart=$root/target/release/examples/chart
 
 # median seconds of $runs runs of the command given as arguments
 measure() {
   if command -v hyperfine >/dev/null; then
     local out
     out=$(mktemp)
-    hyperfine -N --style none --warmup 1 --runs "$runs" --export-csv "$out" -- "$*" >/dev/null
+    hyperfine -N --style none --warmup 1 --runs "$runs" --export-csv "$out" -- "$*" >/dev/null 2>&1
     awk -F, 'NR == 2 { print $4 }' "$out"
     rm -f "$out"
   else
@@ -52,21 +58,26 @@ measure() {
   fi
 }
 
-[ -n "$csv" ] && echo "n,threads,engine_seconds,textbook_seconds,speedup" >"$csv"
-echo "| n | threads | nqueens (s) | textbook (s) | speed-up |"
-echo "|---:|---:|---:|---:|---:|"
+echo "n,engine,threads,seconds,textbook_seconds,speedup" >"$csv"
+echo "| n | engine | threads | nqueens (s) | textbook (s) | speed-up |"
+echo "|---:|---|---:|---:|---:|---:|"
 for n in $sizes; do
   expected=$("$textbook" "$n")
   tb=$(measure "$textbook" "$n")
-  for t in $threads; do
-    got=$("$bin" count "$n" -j "$t" --quiet "${extra[@]}")
-    if [ "$got" != "$expected" ]; then
-      echo "n = $n, $t threads: nqueens printed $got, textbook $expected" >&2
-      exit 1
-    fi
-    e=$(measure "$bin" count "$n" -j "$t" --quiet "${extra[@]}")
-    ratio=$(awk -v a="$tb" -v b="$e" 'BEGIN { printf "%.2f", a / b }')
-    printf '| %s | %s | %.3f | %.3f | %sx |\n' "$n" "$t" "$e" "$tb" "$ratio"
-    [ -n "$csv" ] && echo "$n,$t,$e,$tb,$ratio" >>"$csv"
+  for engine in $engines; do
+    for t in $threads; do
+      got=$("$bin" count "$n" -j "$t" --symmetry "$engine" --quiet)
+      if [ "$got" != "$expected" ]; then
+        echo "n = $n, $engine, $t threads: nqueens printed $got, textbook $expected" >&2
+        exit 1
+      fi
+      e=$(measure "$bin" count "$n" -j "$t" --symmetry "$engine" --quiet)
+      ratio=$(awk -v a="$tb" -v b="$e" 'BEGIN { printf "%.2f", a / b }')
+      printf '| %s | %s | %s | %.3f | %.3f | %sx |\n' "$n" "$engine" "$t" "$e" "$tb" "$ratio"
+      echo "$n,$engine,$t,$e,$tb,$ratio" >>"$csv"
+    done
   done
 done
+"$chart" "$csv" "$svg"
+echo
+echo "wrote $csv and $svg"

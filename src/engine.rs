@@ -100,6 +100,15 @@ impl Plan {
         }
     }
 
+    /// The nodes the search of task `index` visits (see [`kernel::nodes_with`]); runs the
+    /// task again with a counting build of the search.
+    pub fn nodes(&self, index: usize) -> u64 {
+        match self {
+            Plan::Mirror(tasks) => kernel::nodes_with(tasks[index].board, &kernel::Unblocked),
+            Plan::Full(tasks) => kernel::nodes_with(tasks[index].board, &tasks[index].rules),
+        }
+    }
+
     /// The board a task starts from (for estimates of its size).
     pub fn board(&self, index: usize) -> Subboard {
         match self {

@@ -154,6 +154,19 @@ pub fn count(board: Subboard) -> u64 {
 
 /// The summed value of the completions of `board` under `rules`.
 pub fn count_with<R: Rules>(board: Subboard, rules: &R) -> u64 {
+    dispatch::<R, false>(board, rules).0
+}
+
+/// The number of nodes the search of `board` visits: every queen it places before the last
+/// five rows, those of the last row placed before the closed form included. The closed
+/// form's rows are not nodes. This runs a second build of the search that counts; the
+/// counting one is not used for anything else.
+pub fn nodes_with<R: Rules>(board: Subboard, rules: &R) -> u64 {
+    dispatch::<R, true>(board, rules).1
+}
+
+/// Picks the instruction-set variant of the search.
+fn dispatch<R: Rules, const NODES: bool>(board: Subboard, rules: &R) -> (u64, u64) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::is_x86_feature_detected!("popcnt")
@@ -162,44 +175,47 @@ pub fn count_with<R: Rules>(board: Subboard, rules: &R) -> u64 {
             && std::is_x86_feature_detected!("lzcnt")
         {
             // SAFETY: the processor has the features the function is compiled for.
-            return unsafe { count_x86_bmi(board, rules) };
+            return unsafe { search_x86_bmi::<R, NODES>(board, rules) };
         }
     }
-    count_portable(board, rules)
+    search_portable::<R, NODES>(board, rules)
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-unsafe fn count_x86_bmi<R: Rules>(board: Subboard, rules: &R) -> u64 {
-    search(board, rules)
+unsafe fn search_x86_bmi<R: Rules, const NODES: bool>(board: Subboard, rules: &R) -> (u64, u64) {
+    search::<R, NODES>(board, rules)
 }
 
-fn count_portable<R: Rules>(board: Subboard, rules: &R) -> u64 {
-    search(board, rules)
+fn search_portable<R: Rules, const NODES: bool>(board: Subboard, rules: &R) -> (u64, u64) {
+    search::<R, NODES>(board, rules)
 }
 
 /// Plain recursion down to the closed form (or to the end, on boards of fewer than five
-/// rows): for boards too small for the explicit stack to pay.
-fn count_small<R: Rules>(board: Subboard, rules: &R, row: usize) -> u64 {
+/// rows): for boards too small for the explicit stack to pay. Returns (value, nodes).
+fn count_small<R: Rules>(board: Subboard, rules: &R, row: usize) -> (u64, u64) {
     if board.rows_left() == FINISH_ROWS {
-        return rules.finish(board.open, board.left, board.right);
+        return (rules.finish(board.open, board.left, board.right), 0);
     }
     if board.open == 0 {
-        return 1;
+        return (1, 0);
     }
     let mut free = board.free() & !rules.blocked(row);
-    let mut total = 0;
+    let (mut total, mut nodes) = (0, 0);
     while free != 0 {
         let bit = free & free.wrapping_neg();
         free ^= bit;
-        total += count_small(board.place(bit), rules, row + 1);
+        let (value, below) = count_small(board.place(bit), rules, row + 1);
+        total += value;
+        nodes += below + 1;
     }
-    total
+    (total, nodes)
 }
 
-/// The search proper; inlined into each instruction-set variant.
+/// The search proper, inlined into each instruction-set variant; counts its nodes only
+/// when `NODES` is set (the plain build carries no counter). Returns (value, nodes).
 #[inline(always)]
-fn search<R: Rules>(board: Subboard, rules: &R) -> u64 {
+fn search<R: Rules, const NODES: bool>(board: Subboard, rules: &R) -> (u64, u64) {
     let rows = board.rows_left();
     // Below this the set-up costs more than the search.
     if rows <= FINISH_ROWS + 1 {
@@ -217,9 +233,13 @@ fn search<R: Rules>(board: Subboard, rules: &R) -> u64 {
     let mut stack = [(0u32, 0u32, 0u32, 0u32); 32];
     let mut depth = 0usize;
     let mut total = 0u64;
+    let mut nodes = 0u64;
     loop {
         if depth == last {
             // Every free square here leaves exactly five rows: count them in closed form.
+            if NODES {
+                nodes += u64::from(free.count_ones());
+            }
             while free != 0 {
                 let bit = free & free.wrapping_neg();
                 free ^= bit;
@@ -246,13 +266,16 @@ fn search<R: Rules>(board: Subboard, rules: &R) -> u64 {
         // nothing below this square can succeed.
         let after_next =
             !(next_taken | (next_left << 1) | (next_right >> 1) | rules.blocked(depth + 2));
+        if NODES {
+            nodes += 1;
+        }
         if next_free != 0 && after_next != 0 {
             stack[depth & 31] = (taken, left, right, free);
             depth += 1;
             (taken, left, right, free) = (next_taken, next_left, next_right, next_free);
         }
     }
-    total
+    (total, nodes)
 }
 
 #[cfg(test)]
@@ -281,11 +304,11 @@ mod tests {
             let expected = known::total(n).unwrap();
             assert_eq!(u128::from(count(Subboard::empty(n))), expected, "n = {n}");
             assert_eq!(
-                u128::from(count_portable(Subboard::empty(n), &Unblocked)),
+                u128::from(search_portable::<_, false>(Subboard::empty(n), &Unblocked).0),
                 expected
             );
             assert_eq!(
-                u128::from(count_small(Subboard::empty(n), &Unblocked, 0)),
+                u128::from(count_small(Subboard::empty(n), &Unblocked, 0).0),
                 expected
             );
         }
@@ -334,9 +357,20 @@ mod tests {
                 "n {n} rows {rows:?}"
             );
             assert_eq!(
-                count_portable(board, &blocks),
+                search_portable::<_, false>(board, &blocks).0,
                 count_small_plain(board, &blocks.rows[..n as usize])
             );
+        }
+    }
+
+    #[test]
+    fn counting_nodes_does_not_change_the_count() {
+        for n in [4, 7, 9, 12] {
+            let board = Subboard::empty(n);
+            let (total, nodes) = search_portable::<_, true>(board, &Unblocked);
+            assert_eq!(total, count(board));
+            assert!(nodes > 0);
+            assert_eq!(nodes, nodes_with(board, &Unblocked));
         }
     }
 
