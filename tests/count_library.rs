@@ -111,3 +111,53 @@ fn boards_of_two_and_three_have_no_solution() {
     assert_eq!(nqueens::count(2), Ok(0));
     assert_eq!(nqueens::count(3), Ok(0));
 }
+
+/// Every solution of a small board by plain recursion over permutations, independent of the
+/// engine.
+fn brute_force(n: u32) -> Vec<Vec<u8>> {
+    fn go(n: u32, prefix: &mut Vec<u8>, out: &mut Vec<Vec<u8>>) {
+        let row = prefix.len();
+        if row == n as usize {
+            out.push(prefix.clone());
+            return;
+        }
+        for c in 0..n as u8 {
+            let safe = prefix
+                .iter()
+                .enumerate()
+                .all(|(r, &q)| q != c && q.abs_diff(c) as usize != row - r);
+            if safe {
+                prefix.push(c);
+                go(n, prefix, out);
+                prefix.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    go(n, &mut Vec::new(), &mut out);
+    out
+}
+
+#[test]
+fn engine_class_sizes_match_canonical_forms_of_brute_force_solutions() {
+    use nqueens::symmetry::{canonical, class_size};
+    for n in 1..=9 {
+        let solutions = brute_force(n);
+        let mut by_size = [0u128; 9];
+        for s in solutions.iter().filter(|s| canonical(s) == **s) {
+            by_size[class_size(s)] += 1;
+        }
+        for symmetry in ENGINES {
+            let count = Counter::new()
+                .symmetry(symmetry)
+                .unique(true)
+                .count(n)
+                .unwrap();
+            let classes = count.classes.unwrap();
+            assert_eq!(count.solutions, solutions.len() as u128, "{symmetry:?} n {n}");
+            let engine = [classes.of_1, classes.of_2, classes.of_4, classes.of_8];
+            let brute = [by_size[1], by_size[2], by_size[4], by_size[8]];
+            assert_eq!(engine, brute, "{symmetry:?} n {n}");
+        }
+    }
+}
