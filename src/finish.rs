@@ -30,11 +30,16 @@ pub struct FinishTables {
     by_gaps: [u128; GAP_PATTERNS],
 }
 
+/// Row -> column slot for each permutation, for turning completions into columns.
+static ROW_SLOTS: [[u32; 5]; PERMUTATIONS] = permutations();
+
 /// The tables, computed by the compiler.
 #[allow(long_running_const_eval)] // about a million steps of compile-time work
 pub static TABLES: FinishTables = build_tables();
 
-/// All permutations of 0..5 (slot -> row), in lexicographic order.
+/// All permutations of 0..5, in lexicographic order. Permutation k sends row i of the five
+/// to column slot `permutations()[k][i]`: so the completions of a board, taken in the order
+/// of their bits, come in lexicographic order of their column lists.
 const fn permutations() -> [[u32; 5]; PERMUTATIONS] {
     let mut out = [[0u32; 5]; PERMUTATIONS];
     let mut found = 0;
@@ -74,7 +79,13 @@ const fn build_tables() -> FinishTables {
     let mut by_gaps = [0u128; GAP_PATTERNS];
     let mut k = 0;
     while k < PERMUTATIONS {
-        let rows = perms[k];
+        // slot -> row, the inverse of the permutation's row -> slot.
+        let mut rows = [0u32; 5];
+        let mut row = 0;
+        while row < 5 {
+            rows[perms[k][row] as usize] = row as u32;
+            row += 1;
+        }
         let mut slot = 0;
         while slot < 5 {
             let mut pattern = 0;
@@ -134,6 +145,23 @@ impl Survivors {
     #[inline(always)]
     pub fn count(&self) -> u32 {
         self.permutations.count_ones()
+    }
+
+    /// Calls `visit` with the columns of rows 0..5 of each completion, in lexicographic order.
+    pub fn for_each(&self, mut visit: impl FnMut([u32; 5])) {
+        let mut rest = self.permutations;
+        while rest != 0 {
+            let k = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let slots = &ROW_SLOTS[k];
+            visit([
+                self.columns[slots[0] as usize],
+                self.columns[slots[1] as usize],
+                self.columns[slots[2] as usize],
+                self.columns[slots[3] as usize],
+                self.columns[slots[4] as usize],
+            ]);
+        }
     }
 
     /// The permutations that put a queen on (row, `column`) of the five rows: none where
@@ -273,6 +301,21 @@ mod tests {
                 "open {open:#b} left {left:#b} right {right:#b} blocked {blocked:?}"
             );
             nonzero += u32::from(expected > 0);
+            // The completions come out valid and in lexicographic order.
+            let mut seen: Vec<[u32; 5]> = Vec::new();
+            survivors(open, left, right, by_column).for_each(|columns| seen.push(columns));
+            assert_eq!(seen.len() as u32, expected);
+            assert!(seen.windows(2).all(|w| w[0] < w[1]));
+            for columns in &seen {
+                let (mut l, mut r) = (left, right);
+                for (i, &c) in columns.iter().enumerate() {
+                    let bit = 1 << c;
+                    assert_eq!((l | r | blocked[i]) & bit, 0);
+                    assert_ne!(open & bit, 0);
+                    l = (l | bit) << 1;
+                    r = (r | bit) >> 1;
+                }
+            }
             // Each survivor puts exactly one queen in each row.
             let found = survivors(open, left, right, by_column);
             for row in 0..5 {

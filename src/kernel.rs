@@ -278,6 +278,97 @@ fn search<R: Rules, const NODES: bool>(board: Subboard, rules: &R) -> (u64, u64)
     (total, nodes)
 }
 
+/// Calls `visit` with the column list (row 0 first) of every completion of `board`, whose
+/// first rows hold the queens of `prefix`, in lexicographic order. `visit` returns whether to
+/// go on; so does this function (false: stopped early).
+///
+/// The same search as [`count`], with the columns of the rows kept: the last five rows come
+/// from the closed form's completions in their lexicographic order.
+pub fn visit(board: Subboard, prefix: &[u8], visit: &mut impl FnMut(&[u8]) -> bool) -> bool {
+    let rows = board.rows_left() as usize;
+    let n = prefix.len() + rows;
+    assert!(n <= 32, "at most 32 rows");
+    let mut columns = [0u8; 32];
+    columns[..prefix.len()].copy_from_slice(prefix);
+    if rows <= FINISH_ROWS as usize + 1 {
+        return visit_small(board, &mut columns[..n], prefix.len(), visit);
+    }
+    let first = prefix.len();
+    let mut taken = !board.open;
+    let mut left = board.left;
+    let mut right = board.right;
+    let mut free = !(taken | left | right);
+    let last = rows - FINISH_ROWS as usize - 1;
+    let mut stack = [(0u32, 0u32, 0u32, 0u32); 32];
+    let mut depth = 0usize;
+    loop {
+        if depth == last {
+            while free != 0 {
+                let bit = free & free.wrapping_neg();
+                free ^= bit;
+                columns[first + depth] = bit.trailing_zeros() as u8;
+                let open = !(taken | bit);
+                let found = finish::survivors(open, (left | bit) << 1, (right | bit) >> 1, |_| 0);
+                let mut going = true;
+                found.for_each(|tail| {
+                    if going {
+                        for (slot, &c) in columns[n - 5..n].iter_mut().zip(&tail) {
+                            *slot = c as u8;
+                        }
+                        going = visit(&columns[..n]);
+                    }
+                });
+                if !going {
+                    return false;
+                }
+            }
+        }
+        if free == 0 {
+            if depth == 0 {
+                return true;
+            }
+            depth -= 1;
+            (taken, left, right, free) = stack[depth & 31];
+            continue;
+        }
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        let next_taken = taken | bit;
+        let next_left = (left | bit) << 1;
+        let next_right = (right | bit) >> 1;
+        let next_free = !(next_taken | next_left | next_right);
+        let after_next = !(next_taken | (next_left << 1) | (next_right >> 1));
+        if next_free != 0 && after_next != 0 {
+            columns[first + depth] = bit.trailing_zeros() as u8;
+            stack[depth & 31] = (taken, left, right, free);
+            depth += 1;
+            (taken, left, right, free) = (next_taken, next_left, next_right, next_free);
+        }
+    }
+}
+
+/// [`visit`] by plain recursion, for small boards; `row` is the row to fill next.
+fn visit_small(
+    board: Subboard,
+    columns: &mut [u8],
+    row: usize,
+    visit: &mut impl FnMut(&[u8]) -> bool,
+) -> bool {
+    if board.open == 0 {
+        return visit(columns);
+    }
+    let mut free = board.free();
+    while free != 0 {
+        let bit = free & free.wrapping_neg();
+        free ^= bit;
+        columns[row] = bit.trailing_zeros() as u8;
+        if !visit_small(board.place(bit), columns, row + 1, visit) {
+            return false;
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -372,6 +463,37 @@ mod tests {
             assert!(nodes > 0);
             assert_eq!(nodes, nodes_with(board, &Unblocked));
         }
+    }
+
+    #[test]
+    fn visit_finds_every_solution_in_lexicographic_order() {
+        for n in 1..=11 {
+            let mut all: Vec<Vec<u8>> = Vec::new();
+            visit(Subboard::empty(n), &[], &mut |s| {
+                all.push(s.to_vec());
+                true
+            });
+            assert_eq!(all.len() as u128, known::total(n).unwrap(), "n = {n}");
+            assert!(all.windows(2).all(|w| w[0] < w[1]), "n = {n}");
+            for s in &all {
+                let mut board = Subboard::empty(n);
+                for &c in s {
+                    assert_ne!(board.free() & (1 << c), 0, "{s:?}");
+                    board = board.place(1 << c);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn visit_stops_when_asked() {
+        let mut seen = 0;
+        let finished = visit(Subboard::empty(10), &[], &mut |_| {
+            seen += 1;
+            seen < 5
+        });
+        assert!(!finished);
+        assert_eq!(seen, 5);
     }
 
     #[test]

@@ -22,6 +22,7 @@ pub mod finish;
 pub mod full;
 pub mod kernel;
 pub mod known;
+mod solution;
 pub mod split;
 pub mod symmetry;
 pub mod textbook;
@@ -29,6 +30,7 @@ pub mod textbook;
 pub use counter::{Count, Counter, Progress};
 pub use engine::{Plan, Symmetry};
 pub use error::Error;
+pub use solution::{Conflict, Solution, check_columns};
 
 /// The number of solutions of the n x n board (1 <= n <= 32), on every available core.
 pub fn count(n: u32) -> Result<u128, Error> {
