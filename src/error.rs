@@ -17,4 +17,13 @@ pub enum Error {
     /// The worker threads could not be started.
     #[error("cannot start the worker threads: {0}")]
     ThreadPool(String),
+    /// Writing the output failed.
+    #[error("cannot write the output: {0}")]
+    Output(String),
+}
+
+impl Error {
+    pub(crate) fn output(error: &std::io::Error) -> Error {
+        Error::Output(error.to_string())
+    }
 }

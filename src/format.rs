@@ -288,7 +288,10 @@ mod tests {
     fn formats_of_the_two_solutions_of_four() {
         let both = [vec![1, 3, 0, 2], vec![2, 0, 3, 1]];
         assert_eq!(text(Format::Perm, &both), "1 3 0 2\n2 0 3 1\n");
-        assert_eq!(text(Format::Board, &both[..1]), ".Q..\n...Q\nQ...\n..Q.\n\n");
+        assert_eq!(
+            text(Format::Board, &both[..1]),
+            ".Q..\n...Q\nQ...\n..Q.\n\n"
+        );
         assert_eq!(text(Format::Flat, &both[..1]), "0100000110000010\n");
         assert_eq!(
             text(Format::Json, &both),

@@ -169,11 +169,7 @@ pub fn nodes_with<R: Rules>(board: Subboard, rules: &R) -> u64 {
 fn dispatch<R: Rules, const NODES: bool>(board: Subboard, rules: &R) -> (u64, u64) {
     #[cfg(target_arch = "x86_64")]
     {
-        if std::is_x86_feature_detected!("popcnt")
-            && std::is_x86_feature_detected!("bmi1")
-            && std::is_x86_feature_detected!("bmi2")
-            && std::is_x86_feature_detected!("lzcnt")
-        {
+        if has_bmi() {
             // SAFETY: the processor has the features the function is compiled for.
             return unsafe { search_x86_bmi::<R, NODES>(board, rules) };
         }
@@ -285,6 +281,38 @@ fn search<R: Rules, const NODES: bool>(board: Subboard, rules: &R) -> (u64, u64)
 /// The same search as [`count`], with the columns of the rows kept: the last five rows come
 /// from the closed form's completions in their lexicographic order.
 pub fn visit(board: Subboard, prefix: &[u8], visit: &mut impl FnMut(&[u8]) -> bool) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if has_bmi() {
+            // SAFETY: the processor has the features the function is compiled for.
+            return unsafe { visit_x86_bmi(board, prefix, visit) };
+        }
+    }
+    visit_search(board, prefix, visit)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
+unsafe fn visit_x86_bmi(
+    board: Subboard,
+    prefix: &[u8],
+    visit: &mut impl FnMut(&[u8]) -> bool,
+) -> bool {
+    visit_search(board, prefix, visit)
+}
+
+/// Whether the processor has the instructions of the second build of the searches.
+#[cfg(target_arch = "x86_64")]
+fn has_bmi() -> bool {
+    std::is_x86_feature_detected!("popcnt")
+        && std::is_x86_feature_detected!("bmi1")
+        && std::is_x86_feature_detected!("bmi2")
+        && std::is_x86_feature_detected!("lzcnt")
+}
+
+/// The search of [`visit`]; inlined into each instruction-set variant.
+#[inline(always)]
+fn visit_search(board: Subboard, prefix: &[u8], visit: &mut impl FnMut(&[u8]) -> bool) -> bool {
     let rows = board.rows_left() as usize;
     let n = prefix.len() + rows;
     assert!(n <= 32, "at most 32 rows");

@@ -14,6 +14,7 @@
 
 #![deny(missing_docs)]
 
+pub mod construct;
 mod counter;
 pub mod driver;
 mod engine;
@@ -25,7 +26,9 @@ pub mod kernel;
 pub mod known;
 pub mod parse;
 mod solution;
+mod solutions;
 pub mod split;
+pub mod stream;
 pub mod symmetry;
 pub mod textbook;
 
@@ -33,6 +36,7 @@ pub use counter::{Count, Counter, Progress};
 pub use engine::{Plan, Symmetry};
 pub use error::Error;
 pub use solution::{Conflict, Solution, check_columns};
+pub use solutions::{Solutions, for_each_solution, solutions};
 
 /// The number of solutions of the n x n board (1 <= n <= 32), on every available core.
 pub fn count(n: u32) -> Result<u128, Error> {

@@ -5,7 +5,8 @@ mod cli;
 
 use clap::Parser;
 use clap::error::ErrorKind;
-use cli::args::{Cli, Command};
+use cli::args::Cli;
+use cli::config::Config;
 use cli::exit::ExitCode;
 
 #[cfg(feature = "mimalloc")]
@@ -17,14 +18,18 @@ fn main() -> std::process::ExitCode {
         Ok(cli) => cli,
         Err(e) => return usage_error(e).into(),
     };
-    let outcome = match &cli.command {
-        Command::Count(args) => match cli::config::CountConfig::from_args(args) {
-            Ok(config) => cli::count::run(&config),
-            Err(message) => {
-                eprintln!("error: {message}");
-                return ExitCode::Usage.into();
-            }
-        },
+    let config = match Config::from_cli(&cli) {
+        Ok(config) => config,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::Usage.into();
+        }
+    };
+    let outcome = match &config {
+        Config::Count(config) => cli::count::run(config),
+        Config::Solve(config) => cli::solve::solve(config),
+        Config::Find(config) => cli::solve::find(config),
+        Config::Verify(config) => cli::verify::run(config),
     };
     match outcome {
         Ok(code) => code.into(),

@@ -109,7 +109,11 @@ fn perm_line(line: &str) -> Result<Result<Vec<u32>, String>, String> {
 }
 
 /// The columns of the rows of a board given as rows of `queen` and `empty`.
-fn rows_to_columns(rows: &[&str], queen: char, empty: char) -> Result<Result<Vec<u32>, String>, String> {
+fn rows_to_columns(
+    rows: &[&str],
+    queen: char,
+    empty: char,
+) -> Result<Result<Vec<u32>, String>, String> {
     let n = rows.len();
     let mut columns = Vec::with_capacity(n);
     for (r, row) in rows.iter().enumerate() {
@@ -122,7 +126,11 @@ fn rows_to_columns(rows: &[&str], queen: char, empty: char) -> Result<Result<Vec
                 row.chars().count()
             )));
         }
-        let queens: Vec<usize> = row.char_indices().filter(|&(_, c)| c == queen).map(|(i, _)| i).collect();
+        let queens: Vec<usize> = row
+            .char_indices()
+            .filter(|&(_, c)| c == queen)
+            .map(|(i, _)| i)
+            .collect();
         match queens.as_slice() {
             [c] => columns.push(*c as u32),
             [] => return Ok(Err(format!("row {r} has no queen"))),

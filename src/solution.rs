@@ -144,7 +144,10 @@ impl std::str::FromStr for Solution {
     fn from_str(text: &str) -> Result<Solution, String> {
         let columns = text
             .split_whitespace()
-            .map(|w| w.parse::<u32>().map_err(|_| format!("'{w}' is not a column number")))
+            .map(|w| {
+                w.parse::<u32>()
+                    .map_err(|_| format!("'{w}' is not a column number"))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         if columns.is_empty() {
             return Err("no columns".into());
@@ -163,10 +166,19 @@ mod tests {
         assert_eq!(check(&[1, 3, 0, 2]), Ok(()));
         assert_eq!(check(&[0]), Ok(()));
         assert_eq!(check(&[]), Err("no queens".into()));
-        assert_eq!(check(&[1, 3, 1, 2]), Err("rows 0 and 2 share a column".into()));
+        assert_eq!(
+            check(&[1, 3, 1, 2]),
+            Err("rows 0 and 2 share a column".into())
+        );
         assert_eq!(check(&[0, 1]), Err("rows 0 and 1 share a diagonal".into()));
-        assert_eq!(check(&[0, 2, 4, 3, 1]), Err("rows 0 and 3 share a diagonal".into()));
-        assert_eq!(check(&[1, 3, 0, 4]), Err("row 3: column 4 is off the board".into()));
+        assert_eq!(
+            check(&[0, 2, 4, 3, 1]),
+            Err("rows 0 and 3 share a diagonal".into())
+        );
+        assert_eq!(
+            check(&[1, 3, 0, 4]),
+            Err("row 3: column 4 is off the board".into())
+        );
     }
 
     #[test]

@@ -154,7 +154,11 @@ fn engine_class_sizes_match_canonical_forms_of_brute_force_solutions() {
                 .count(n)
                 .unwrap();
             let classes = count.classes.unwrap();
-            assert_eq!(count.solutions, solutions.len() as u128, "{symmetry:?} n {n}");
+            assert_eq!(
+                count.solutions,
+                solutions.len() as u128,
+                "{symmetry:?} n {n}"
+            );
             let engine = [classes.of_1, classes.of_2, classes.of_4, classes.of_8];
             let brute = [by_size[1], by_size[2], by_size[4], by_size[8]];
             assert_eq!(engine, brute, "{symmetry:?} n {n}");

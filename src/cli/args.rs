@@ -18,6 +18,97 @@ pub enum Command {
     /// Count the solutions of an N x N board (prints the count alone), or of every size in a
     /// range (prints a table).
     Count(CountArgs),
+    /// Write every solution of an N x N board (1 to 32), in lexicographic order of the
+    /// column lists, the same bytes for any thread count.
+    Solve(SolveArgs),
+    /// Write one solution of an N x N board, for any N >= 1 that has one, by construction
+    /// (no search: N = 10,000,000 takes well under a second).
+    Find(FindArgs),
+    /// Check placements read in any output format (detected, or given with -f): reports
+    /// each invalid one with its line and reason. Exit 0: all valid; 1: some invalid; 2:
+    /// unreadable input.
+    Verify(VerifyArgs),
+}
+
+/// `nqueens solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// The board size N (1 to 32).
+    #[arg(value_name = "N", allow_negative_numbers = true)]
+    pub size: String,
+
+    /// The output format.
+    #[arg(short, long, value_enum, default_value_t = FormatArg::Perm)]
+    pub format: FormatArg,
+
+    /// Stop after K solutions (the first K in lexicographic order).
+    #[arg(long, value_name = "K")]
+    pub limit: Option<u64>,
+
+    /// Write to FILE (through a temporary file beside it, renamed when complete) instead of
+    /// standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+
+    /// Worker threads [default: one per core].
+    #[arg(short = 'j', long, value_name = "T")]
+    pub threads: Option<usize>,
+
+    /// Search half the board and write each solution beside its mirror image: faster, but
+    /// not in lexicographic order (still the same bytes for any thread count).
+    #[arg(long)]
+    pub unordered: bool,
+}
+
+/// `nqueens find`.
+#[derive(Debug, Args)]
+pub struct FindArgs {
+    /// The board size N (1 or more).
+    #[arg(value_name = "N", allow_negative_numbers = true)]
+    pub size: String,
+
+    /// The output format (board, flat, leetcode and svg grow as N² and stop at N = 2,000,
+    /// 2,000, 2,000 and 200).
+    #[arg(short, long, value_enum, default_value_t = FormatArg::Perm)]
+    pub format: FormatArg,
+
+    /// Write to FILE instead of standard output.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+}
+
+/// `nqueens verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The file to read; `-` or nothing for standard input.
+    #[arg(value_name = "FILE")]
+    pub input: Option<std::path::PathBuf>,
+
+    /// The input format [default: detected from the input].
+    #[arg(short, long, value_enum)]
+    pub format: Option<FormatArg>,
+
+    /// Also check that the input is exactly the set of all solutions of N: no duplicate,
+    /// none missing (N up to 25; takes 16 bytes of memory per solution).
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub complete: Option<String>,
+}
+
+/// `--format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// The column of each row's queen, separated by spaces: `1 3 0 2`.
+    Perm,
+    /// N lines of `Q` and `.`, a blank line after each solution.
+    Board,
+    /// N*N digits 0/1, one line per solution.
+    Flat,
+    /// JSON Lines: `{"n":4,"columns":[1,3,0,2]}`.
+    Json,
+    /// One JSON array of boards, each a list of row strings, as LeetCode 51 returns them.
+    Leetcode,
+    /// An SVG picture: checkered board(s), queens drawn.
+    Svg,
 }
 
 /// `nqueens count`.

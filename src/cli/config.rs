@@ -1,10 +1,165 @@
 //! Turning clap's parsed arguments into a plain, validated configuration. Every check of the
 //! user's input lives here, and each failure is a one-line message.
 
-use super::args::{CountArgs, ProgressArg, SymmetryArg};
+use super::args::{
+    Cli, Command, CountArgs, FindArgs, FormatArg, ProgressArg, SolveArgs, SymmetryArg, VerifyArgs,
+};
 use nqueens::Symmetry;
+use nqueens::format::Format;
 use nqueens::split::MAX_DEPTH;
+use nqueens::stream::Order;
 use std::ops::RangeInclusive;
+use std::path::PathBuf;
+
+/// A validated command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Config {
+    /// `count`.
+    Count(CountConfig),
+    /// `solve`.
+    Solve(SolveConfig),
+    /// `find`.
+    Find(FindConfig),
+    /// `verify`.
+    Verify(VerifyConfig),
+}
+
+impl Config {
+    /// Checks the parsed command line, or says in one line what is wrong.
+    pub fn from_cli(cli: &Cli) -> Result<Config, String> {
+        Ok(match &cli.command {
+            Command::Count(args) => Config::Count(CountConfig::from_args(args)?),
+            Command::Solve(args) => Config::Solve(SolveConfig::from_args(args)?),
+            Command::Find(args) => Config::Find(FindConfig::from_args(args)?),
+            Command::Verify(args) => Config::Verify(VerifyConfig::from_args(args)?),
+        })
+    }
+}
+
+/// A validated `solve` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SolveConfig {
+    /// The board size.
+    pub n: u32,
+    /// The output format.
+    pub format: Format,
+    /// Stop after this many solutions.
+    pub limit: Option<u64>,
+    /// Where to write; `None` for standard output.
+    pub output: Option<PathBuf>,
+    /// Worker threads; `None` for one per core.
+    pub threads: Option<usize>,
+    /// The order of the stream.
+    pub order: Order,
+}
+
+impl SolveConfig {
+    fn from_args(args: &SolveArgs) -> Result<SolveConfig, String> {
+        if args.threads == Some(0) {
+            return Err("--threads must be at least 1".into());
+        }
+        Ok(SolveConfig {
+            n: parse_size(&args.size)?,
+            format: format(args.format),
+            limit: args.limit,
+            output: args.output.clone(),
+            threads: args.threads,
+            order: if args.unordered {
+                Order::Unordered
+            } else {
+                Order::Lexicographic
+            },
+        })
+    }
+}
+
+/// A validated `find` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FindConfig {
+    /// The board size.
+    pub n: u32,
+    /// The output format.
+    pub format: Format,
+    /// Where to write; `None` for standard output.
+    pub output: Option<PathBuf>,
+}
+
+impl FindConfig {
+    fn from_args(args: &FindArgs) -> Result<FindConfig, String> {
+        let text = args.size.trim();
+        let n: i64 = text
+            .parse()
+            .map_err(|_| format!("invalid board size '{text}': expected a whole number from 1"))?;
+        // u32::MAX rows would take 40 GB of output in the smallest format: that is the bound.
+        let n = u32::try_from(n).ok().filter(|&n| n >= 1).ok_or_else(|| {
+            format!(
+                "board size {n} is out of range: n must be between 1 and {}",
+                u32::MAX
+            )
+        })?;
+        let format = format(args.format);
+        if u64::from(n) > format.max_n() {
+            return Err(format!(
+                "the {} format grows as n²: n = {n} is over its limit of {}",
+                format.name(),
+                format.max_n()
+            ));
+        }
+        Ok(FindConfig {
+            n,
+            format,
+            output: args.output.clone(),
+        })
+    }
+}
+
+/// A validated `verify` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyConfig {
+    /// The file to read; `None` for standard input.
+    pub input: Option<PathBuf>,
+    /// The format, when not detected.
+    pub format: Option<Format>,
+    /// Check that the input is the complete set of solutions of this n.
+    pub complete: Option<u32>,
+}
+
+/// The largest n whose solutions `verify --complete` packs into 128 bits (5 bits a column).
+pub const MAX_COMPLETE_N: u32 = 25;
+
+impl VerifyConfig {
+    fn from_args(args: &VerifyArgs) -> Result<VerifyConfig, String> {
+        let complete = match &args.complete {
+            None => None,
+            Some(text) => {
+                let n = parse_size(text)?;
+                if n > MAX_COMPLETE_N {
+                    return Err(format!(
+                        "--complete {n}: only boards up to n = {MAX_COMPLETE_N} can be checked for completeness"
+                    ));
+                }
+                Some(n)
+            }
+        };
+        let input = args.input.clone().filter(|p| p.as_os_str() != "-");
+        Ok(VerifyConfig {
+            input,
+            format: args.format.map(format),
+            complete,
+        })
+    }
+}
+
+fn format(arg: FormatArg) -> Format {
+    match arg {
+        FormatArg::Perm => Format::Perm,
+        FormatArg::Board => Format::Board,
+        FormatArg::Flat => Format::Flat,
+        FormatArg::Json => Format::Json,
+        FormatArg::Leetcode => Format::Leetcode,
+        FormatArg::Svg => Format::Svg,
+    }
+}
 
 /// When to draw the progress bar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +204,7 @@ pub struct CountConfig {
 
 impl CountConfig {
     /// Checks `args` and builds the configuration, or says in one line what is wrong.
-    pub fn from_args(args: &CountArgs) -> Result<CountConfig, String> {
+    fn from_args(args: &CountArgs) -> Result<CountConfig, String> {
         let (sizes, is_range) = parse_sizes(&args.size)?;
         if args.threads == Some(0) {
             return Err("--threads must be at least 1".into());

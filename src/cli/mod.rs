@@ -5,4 +5,7 @@ pub mod args;
 pub mod config;
 pub mod count;
 pub mod exit;
+pub mod output;
 pub mod progress;
+pub mod solve;
+pub mod verify;

@@ -1,0 +1,527 @@
+//! Streaming every solution of a board to a writer, in lexicographic order, with bounded
+//! memory, on all cores.
+//!
+//! The prefixes of the first rows are generated lazily, in lexicographic order, and taken in
+//! chunks of a few tasks per thread. The worker threads enumerate the solutions of a chunk's
+//! tasks and format them into one buffer per task; a writer thread writes the buffers in task
+//! order while the next chunk is computed. At most three chunks are alive at once (one being
+//! written, one waiting, one being computed), and the split depth is chosen so that a task
+//! holds at most about 65,536 solutions: memory stays bounded whatever n is.
+//!
+//! Lexicographic order needs the right half of the first row searched too (the mirror image
+//! of a left-half task comes out at the far end of the stream, and keeping it until then
+//! would take memory in proportion to the output). [`Order::Unordered`] searches the left half
+//! only and writes each solution next to its mirror image.
+//!
+//! The writer stops everything when the limit is reached or the output closes: workers check
+//! a flag once per solution and the generator once per chunk.
+
+use crate::driver;
+use crate::error::Error;
+use crate::format::{Format, Writer};
+use crate::kernel::{self, Subboard};
+use crate::known;
+use rayon::prelude::*;
+use std::io::{ErrorKind, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::sync_channel;
+
+/// The order of the solutions in the stream.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Order {
+    /// Lexicographic by the column list: the same bytes for any thread count.
+    #[default]
+    Lexicographic,
+    /// Each left-half solution followed by its mirror image: half the search, and an order
+    /// that depends on nothing but n either (but is not sorted).
+    Unordered,
+}
+
+/// How to stream.
+#[derive(Clone, Debug, Default)]
+pub struct StreamOptions {
+    /// Worker threads (default: one per core).
+    pub threads: Option<usize>,
+    /// Stop after this many solutions.
+    pub limit: Option<u64>,
+    /// The order of the stream.
+    pub order: Order,
+}
+
+/// What a stream did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StreamSummary {
+    /// Solutions written.
+    pub solutions: u64,
+    /// Whether the output was closed by the reader before the end (a pipe into `head`).
+    pub output_closed: bool,
+}
+
+/// One task's formatted solutions.
+struct Piece {
+    bytes: Vec<u8>,
+    /// Where each solution ends in `bytes` (kept only when a limit may cut the piece).
+    ends: Vec<usize>,
+    count: u64,
+}
+
+/// Solutions a task should hold at most, on average, for memory to stay bounded.
+const SOLUTIONS_PER_TASK: u128 = 65_536;
+/// Tasks per thread in a chunk.
+const TASKS_PER_THREAD: usize = 4;
+
+/// Writes every solution of the n x n board to `out` in `format`.
+pub fn solve(
+    n: u32,
+    format: Format,
+    options: &StreamOptions,
+    out: &mut (dyn Write + Send),
+) -> Result<StreamSummary, Error> {
+    if !(1..=32).contains(&n) {
+        return Err(Error::BoardSize(n));
+    }
+    let threads = match options.threads {
+        Some(0) => return Err(Error::NoThreads),
+        Some(t) => t,
+        None => driver::default_threads(),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::ThreadPool(e.to_string()))?;
+    let mirrored = options.order == Order::Unordered;
+    let depth = choose_depth(n, threads, mirrored);
+    let writer = format.writer();
+    // The SVG header needs the number of boards; the others need nothing ahead.
+    let expected = match (format, options.limit) {
+        (Format::Svg, limit) => {
+            let total = crate::Counter::new().threads(threads).count(n)?.solutions;
+            let total = u64::try_from(total).unwrap_or(u64::MAX);
+            limit.map_or(total, |l| l.min(total))
+        }
+        (_, limit) => limit.unwrap_or(0),
+    };
+    let stop = AtomicBool::new(false);
+    let (sender, receiver) = sync_channel::<Vec<Piece>>(1);
+
+    std::thread::scope(|scope| {
+        let writing = scope.spawn(|| {
+            let mut sink = Sink {
+                out,
+                writer,
+                format,
+                n: n as usize,
+                limit: options.limit,
+                written: 0,
+            };
+            let result = sink.run(receiver, expected);
+            stop.store(true, Ordering::Relaxed);
+            result.map(|closed| StreamSummary {
+                solutions: sink.written,
+                output_closed: closed,
+            })
+        });
+        let mut prefixes = Prefixes::new(n, depth, mirrored);
+        let chunk = TASKS_PER_THREAD * threads;
+        loop {
+            let tasks: Vec<(Vec<u8>, Subboard)> = prefixes.by_ref().take(chunk).collect();
+            if tasks.is_empty() || stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let pieces = pool.install(|| {
+                tasks
+                    .par_iter()
+                    .with_max_len(1)
+                    .map(|(prefix, board)| {
+                        run_task(
+                            n,
+                            format,
+                            writer,
+                            prefix,
+                            *board,
+                            mirrored,
+                            options.limit,
+                            &stop,
+                        )
+                    })
+                    .collect()
+            });
+            if sender.send(pieces).is_err() {
+                break;
+            }
+        }
+        drop(sender);
+        writing.join().expect("the writer thread does not panic")
+    })
+}
+
+/// Enumerates one task's solutions into a piece.
+#[allow(clippy::too_many_arguments)]
+fn run_task(
+    n: u32,
+    format: Format,
+    writer: &dyn Writer,
+    prefix: &[u8],
+    board: Subboard,
+    mirrored: bool,
+    limit: Option<u64>,
+    stop: &AtomicBool,
+) -> Piece {
+    let keep_ends = limit.is_some();
+    let limit = limit.unwrap_or(u64::MAX);
+    let mut piece = Piece {
+        bytes: Vec::new(),
+        ends: Vec::new(),
+        count: 0,
+    };
+    let mut columns = vec![0u32; n as usize];
+    // One line cache per orientation: mirrored lines share no prefix with the others.
+    let mut lines = [PermLine::default(), PermLine::default()];
+    let mut emit = |solution: &[u8], orientation: usize, piece: &mut Piece| {
+        match format {
+            // The default format, and the one that must keep up with the search.
+            Format::Perm => lines[orientation].write(solution, &mut piece.bytes),
+            // The gallery position needs the index in the whole set: the writer formats.
+            Format::Svg => piece.bytes.extend_from_slice(solution),
+            _ => {
+                for (c, &s) in columns.iter_mut().zip(solution) {
+                    *c = u32::from(s);
+                }
+                // Index 1: every solution with its separator; the sink drops the first one.
+                writer.solution(1, &columns, &mut piece.bytes);
+            }
+        }
+        if keep_ends {
+            piece.ends.push(piece.bytes.len());
+        }
+        piece.count += 1;
+    };
+    let mut image = [0u8; 32];
+    kernel::visit(board, prefix, &mut |solution| {
+        emit(solution, 0, &mut piece);
+        if mirrored && n > 1 && piece.count < limit {
+            for (m, &c) in image.iter_mut().zip(solution) {
+                *m = (n - 1) as u8 - c;
+            }
+            emit(&image[..solution.len()], 1, &mut piece);
+        }
+        piece.count < limit && !stop.load(Ordering::Relaxed)
+    });
+    piece
+}
+
+/// The `perm` line of the previous solution, kept so that the next one (which shares all but
+/// its last few columns with it, the search being depth first) only formats what changed.
+#[derive(Default)]
+struct PermLine {
+    /// The columns of the line.
+    columns: Vec<u8>,
+    /// The line, each number followed by a space.
+    text: Vec<u8>,
+    /// Where each column's number starts in `text`.
+    starts: Vec<usize>,
+}
+
+impl PermLine {
+    fn write(&mut self, solution: &[u8], out: &mut Vec<u8>) {
+        let same = self
+            .columns
+            .iter()
+            .zip(solution)
+            .take_while(|(a, b)| a == b)
+            .count();
+        self.columns.truncate(same);
+        self.starts.truncate(same);
+        self.text.truncate(self.starts.last().map_or(0, |&start| {
+            start + if self.columns[same - 1] < 10 { 2 } else { 3 }
+        }));
+        for &c in &solution[same..] {
+            self.columns.push(c);
+            self.starts.push(self.text.len());
+            if c >= 10 {
+                self.text.push(b'0' + c / 10);
+            }
+            self.text.extend_from_slice(&[b'0' + c % 10, b' ']);
+        }
+        let line = &self.text[..self.text.len() - 1];
+        out.reserve(line.len() + 1);
+        out.extend_from_slice(line);
+        out.push(b'\n');
+    }
+}
+
+/// The writer's side: copies pieces to the output in order, cuts at the limit, and stops
+/// quietly when the reader goes away.
+struct Sink<'a> {
+    out: &'a mut (dyn Write + Send),
+    writer: &'static dyn Writer,
+    format: Format,
+    n: usize,
+    limit: Option<u64>,
+    written: u64,
+}
+
+impl Sink<'_> {
+    /// Writes everything; returns whether the output was closed early.
+    fn run(
+        &mut self,
+        receiver: std::sync::mpsc::Receiver<Vec<Piece>>,
+        expected: u64,
+    ) -> Result<bool, Error> {
+        let mut head = Vec::new();
+        self.writer.begin(self.n, expected, &mut head);
+        if let Some(closed) = self.put(&head)? {
+            return Ok(closed);
+        }
+        for pieces in receiver {
+            for piece in pieces {
+                if let Some(closed) = self.piece(&piece)? {
+                    return Ok(closed);
+                }
+            }
+        }
+        let mut tail = Vec::new();
+        self.writer.end(&mut tail);
+        if let Some(closed) = self.put(&tail)? {
+            return Ok(closed);
+        }
+        match self.out.flush() {
+            Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(true),
+            Err(e) => Err(Error::output(&e)),
+            Ok(()) => Ok(false),
+        }
+    }
+
+    /// Writes one piece: `Some(closed)` when the stream is over.
+    fn piece(&mut self, piece: &Piece) -> Result<Option<bool>, Error> {
+        let room = self.limit.map_or(u64::MAX, |l| l - self.written);
+        if room == 0 {
+            return self.finish_early();
+        }
+        let take = piece.count.min(room);
+        if take == 0 {
+            return Ok(None);
+        }
+        let mut bytes: Vec<u8>;
+        let mut slice = &piece.bytes[..];
+        if take < piece.count {
+            slice = &slice[..piece.ends[take as usize - 1]];
+        }
+        if self.format == Format::Svg {
+            bytes = Vec::new();
+            let mut columns = vec![0u32; self.n];
+            for (i, packed) in slice.chunks(self.n).enumerate() {
+                for (c, &p) in columns.iter_mut().zip(packed) {
+                    *c = u32::from(p);
+                }
+                self.writer
+                    .solution(self.written + i as u64, &columns, &mut bytes);
+            }
+            slice = &bytes;
+        } else if self.written == 0 {
+            slice = &slice[self.writer.separator().len()..];
+        }
+        if let Some(closed) = self.put(slice)? {
+            return Ok(Some(closed));
+        }
+        self.written += take;
+        if Some(self.written) == self.limit {
+            return self.finish_early();
+        }
+        Ok(None)
+    }
+
+    /// The limit is reached: close the set properly.
+    fn finish_early(&mut self) -> Result<Option<bool>, Error> {
+        let mut tail = Vec::new();
+        self.writer.end(&mut tail);
+        if let Some(closed) = self.put(&tail)? {
+            return Ok(Some(closed));
+        }
+        match self.out.flush() {
+            Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(Some(true)),
+            Err(e) => Err(Error::output(&e)),
+            Ok(()) => Ok(Some(false)),
+        }
+    }
+
+    /// Writes bytes: `Some(true)` when the reader has gone.
+    fn put(&mut self, bytes: &[u8]) -> Result<Option<bool>, Error> {
+        match self.out.write_all(bytes) {
+            Ok(()) => Ok(None),
+            Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(Some(true)),
+            Err(e) => Err(Error::output(&e)),
+        }
+    }
+}
+
+/// The split depth: enough tasks for every thread, and few enough solutions per task.
+fn choose_depth(n: u32, threads: usize, mirrored: bool) -> u32 {
+    let total = known::total(n).unwrap_or(u128::MAX);
+    let deepest = n.min(crate::split::MAX_DEPTH);
+    let mut depth = 1;
+    while depth < deepest {
+        let tasks = Prefixes::new(n, depth, mirrored).take(1 << 20).count() as u128;
+        let enough_tasks = tasks >= (64 * threads) as u128;
+        if tasks >= 1 << 20 || enough_tasks && total / tasks.max(1) <= SOLUTIONS_PER_TASK {
+            break;
+        }
+        depth += 1;
+    }
+    depth
+}
+
+/// The prefixes of `depth` rows in lexicographic order, generated lazily: all of them, or
+/// (mirrored) those whose mirror image comes later, the first row's left half and, on odd
+/// boards, the middle column with a second row in the left half. Depth is at least 2 for
+/// mirrored odd boards (at most n).
+pub(crate) struct Prefixes {
+    n: u32,
+    depth: usize,
+    mirrored: bool,
+    /// For each placed row: the board before it and the columns still to try.
+    stack: Vec<(Subboard, u32)>,
+    prefix: Vec<u8>,
+    started: bool,
+}
+
+impl Prefixes {
+    pub(crate) fn new(n: u32, depth: u32, mirrored: bool) -> Prefixes {
+        let min = if mirrored && n % 2 == 1 && n > 1 {
+            2
+        } else {
+            1
+        };
+        Prefixes {
+            n,
+            depth: depth.clamp(min, n) as usize,
+            mirrored,
+            stack: Vec::new(),
+            prefix: Vec::new(),
+            started: false,
+        }
+    }
+
+    /// The columns allowed in the next row, given the prefix so far.
+    fn allowed(&self, board: Subboard) -> u32 {
+        let n = self.n;
+        let mut free = board.free();
+        if self.mirrored && n > 1 {
+            let left_half = (1u32 << (n / 2)) - 1;
+            match self.prefix.len() {
+                0 => free &= left_half | if n % 2 == 1 { 1 << (n / 2) } else { 0 },
+                1 if u32::from(self.prefix[0]) * 2 + 1 == n => free &= left_half,
+                _ => {}
+            }
+        }
+        free
+    }
+}
+
+impl Iterator for Prefixes {
+    type Item = (Vec<u8>, Subboard);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if !self.started {
+            self.started = true;
+            let empty = Subboard::empty(self.n);
+            let allowed = self.allowed(empty);
+            self.stack.push((empty, allowed));
+        }
+        while let Some(&mut (board, ref mut free)) = self.stack.last_mut() {
+            if *free == 0 {
+                self.stack.pop();
+                continue;
+            }
+            let bit = *free & free.wrapping_neg();
+            *free ^= bit;
+            // Replace this row's column in the prefix.
+            self.prefix.truncate(self.stack.len() - 1);
+            self.prefix.push(bit.trailing_zeros() as u8);
+            let next = board.place(bit);
+            if self.prefix.len() == self.depth {
+                return Some((self.prefix.clone(), next));
+            }
+            let allowed = self.allowed(next);
+            self.stack.push((next, allowed));
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stream(n: u32, format: Format, options: &StreamOptions) -> Vec<u8> {
+        let mut out = Vec::new();
+        solve(n, format, options, &mut out).unwrap();
+        out
+    }
+
+    #[test]
+    fn prefixes_are_lexicographic_and_complete() {
+        for n in 1..=9 {
+            for depth in 1..=4 {
+                let all: Vec<Vec<u8>> = Prefixes::new(n, depth, false).map(|p| p.0).collect();
+                assert!(all.windows(2).all(|w| w[0] < w[1]));
+                let expected = crate::split::tasks(n, depth)
+                    .iter()
+                    .filter(|t| t.prefix.len() == depth.min(n) as usize)
+                    .count();
+                let half: Vec<Vec<u8>> = Prefixes::new(n, depth, true).map(|p| p.0).collect();
+                if n % 2 == 0 || depth >= 2 {
+                    assert_eq!(half.len(), expected, "n {n} depth {depth}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn perm_stream_is_every_solution_in_order() {
+        for n in 1..=10 {
+            let text =
+                String::from_utf8(stream(n, Format::Perm, &StreamOptions::default())).unwrap();
+            let lines: Vec<Vec<u32>> = text
+                .lines()
+                .map(|l| l.split(' ').map(|c| c.parse().unwrap()).collect())
+                .collect();
+            assert_eq!(lines.len() as u128, known::total(n).unwrap());
+            assert!(lines.windows(2).all(|w| w[0] < w[1]));
+        }
+    }
+
+    #[test]
+    fn unordered_stream_has_the_same_solutions() {
+        for n in 1..=10 {
+            let ordered = stream(n, Format::Perm, &StreamOptions::default());
+            let options = StreamOptions {
+                order: Order::Unordered,
+                ..Default::default()
+            };
+            let unordered = stream(n, Format::Perm, &options);
+            let mut a: Vec<&[u8]> = ordered.split(|&b| b == b'\n').collect();
+            let mut b: Vec<&[u8]> = unordered.split(|&b| b == b'\n').collect();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b, "n {n}");
+        }
+    }
+
+    #[test]
+    fn limit_cuts_every_format_at_a_solution() {
+        for format in Format::ALL {
+            for limit in [0, 1, 5, 91, 92, 200] {
+                let options = StreamOptions {
+                    limit: Some(limit),
+                    threads: Some(2),
+                    ..Default::default()
+                };
+                let text = String::from_utf8(stream(8, format, &options)).unwrap();
+                let items = crate::parse::parse(&text, format).unwrap();
+                assert_eq!(items.len() as u64, limit.min(92), "{format:?} {limit}");
+                assert!(items.iter().all(|i| i.columns.is_ok()));
+            }
+        }
+    }
+}

@@ -1,0 +1,290 @@
+//! `solve`, `find` and `verify` as a user runs them: every format, thread-count independence,
+//! read-back, limits, closed pipes, files, and bad input.
+
+use assert_cmd::Command;
+use std::io::Read;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+const FORMATS: [&str; 6] = ["perm", "board", "flat", "json", "leetcode", "svg"];
+
+fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").unwrap()
+}
+
+fn stdout(args: &[&str]) -> Vec<u8> {
+    nqueens()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone()
+}
+
+#[test]
+fn output_is_the_same_bytes_for_any_thread_count() {
+    for n in ["1", "4", "6", "8", "9"] {
+        for format in FORMATS {
+            let one = stdout(&["solve", n, "-f", format, "-j", "1"]);
+            let two = stdout(&["solve", n, "-f", format, "-j", "2"]);
+            assert_eq!(one, two, "n {n} format {format}");
+        }
+    }
+    for args in [["solve", "12", "-j", "1"], ["solve", "12", "-j", "3"]] {
+        assert_eq!(stdout(&args), stdout(&["solve", "12", "-j", "2"]));
+    }
+}
+
+#[test]
+fn unordered_output_does_not_depend_on_threads_either() {
+    let one = stdout(&["solve", "10", "--unordered", "-j", "1"]);
+    let two = stdout(&["solve", "10", "--unordered", "-j", "2"]);
+    assert_eq!(one, two);
+}
+
+#[test]
+fn every_format_reads_back_valid_and_complete() {
+    for n in [1u32, 5, 6, 8] {
+        for format in FORMATS {
+            let written = stdout(&["solve", &n.to_string(), "-f", format]);
+            let out = nqueens()
+                .args(["verify", "--complete", &n.to_string()])
+                .write_stdin(written)
+                .assert()
+                .success();
+            let report = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+            assert!(report.contains(&format!("({format} format)")), "{report}");
+            assert!(report.contains("complete: all"), "n {n} {format}: {report}");
+        }
+    }
+}
+
+#[test]
+fn perm_output_is_sorted_and_counts_match() {
+    let text = String::from_utf8(stdout(&["solve", "11"])).unwrap();
+    let rows: Vec<Vec<u32>> = text
+        .lines()
+        .map(|l| l.split(' ').map(|c| c.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(rows.len(), 2680);
+    assert!(rows.windows(2).all(|w| w[0] < w[1]));
+}
+
+#[test]
+fn leetcode_format_is_one_json_array_of_row_strings() {
+    let text = String::from_utf8(stdout(&["solve", "4", "-f", "leetcode"])).unwrap();
+    let boards: Vec<Vec<String>> = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        boards,
+        [
+            [".Q..", "...Q", "Q...", "..Q."],
+            ["..Q.", "Q...", "...Q", ".Q.."]
+        ]
+    );
+}
+
+#[test]
+fn limit_gives_exactly_k_solutions() {
+    let text = String::from_utf8(stdout(&["solve", "12", "--limit", "7"])).unwrap();
+    assert_eq!(text.lines().count(), 7);
+    let all = String::from_utf8(stdout(&["solve", "12"])).unwrap();
+    let first: Vec<&str> = all.lines().take(7).collect();
+    assert_eq!(text.lines().collect::<Vec<_>>(), first);
+    let text = String::from_utf8(stdout(&["solve", "6", "--limit", "100"])).unwrap();
+    assert_eq!(text.lines().count(), 4);
+}
+
+/// `solve 16 | head -1`: the reader closes the pipe after one line; the program must end at
+/// once, quietly, with exit 0.
+#[test]
+fn closed_pipe_ends_the_run_quietly_and_quickly() {
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let started = Instant::now();
+    let mut child = std::process::Command::new(bin)
+        .args(["solve", "17"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 64];
+    let mut stdout = child.stdout.take().unwrap();
+    stdout.read_exact(&mut first).unwrap();
+    drop(stdout);
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert!(status.success(), "{status:?} {stderr}");
+    assert_eq!(stderr, "");
+    // Counting n = 17 takes seconds; stopping must not wait for it.
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn output_file_is_written_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("eight.txt");
+    nqueens()
+        .args(["solve", "8", "-o", path.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout("");
+    assert_eq!(std::fs::read(&path).unwrap(), stdout(&["solve", "8"]));
+    // Only the file itself is left: the temporary file was renamed.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn unwritable_output_is_an_error_and_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("no/such/dir/out.txt");
+    let out = nqueens()
+        .args(["solve", "8", "-o", missing.to_str().unwrap()])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.starts_with("error:") && stderr.lines().count() == 1,
+        "{stderr}"
+    );
+    nqueens()
+        .args(["solve", "8", "-o", dir.path().to_str().unwrap()])
+        .assert()
+        .code(1);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn find_gives_a_valid_solution_or_says_none_exists() {
+    for n in ["1", "4", "5", "8", "20", "31", "1000", "123457"] {
+        let written = stdout(&["find", n]);
+        nqueens()
+            .args(["verify"])
+            .write_stdin(written)
+            .assert()
+            .success();
+    }
+    for format in FORMATS {
+        let written = stdout(&["find", "12", "-f", format]);
+        nqueens()
+            .args(["verify", "-f", format])
+            .write_stdin(written)
+            .assert()
+            .success();
+    }
+    for n in ["2", "3"] {
+        nqueens()
+            .args(["find", n])
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(format!("error: no solution exists for n = {n}\n"));
+    }
+}
+
+#[test]
+fn find_refuses_quadratic_formats_on_huge_boards() {
+    let out = nqueens()
+        .args(["find", "5000", "-f", "board"])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("grows as n²"), "{stderr}");
+    nqueens().args(["find", "0"]).assert().code(2);
+    nqueens().args(["find", "-4"]).assert().code(2);
+}
+
+#[test]
+fn verify_names_each_kind_of_mistake() {
+    let input = "1 3 0 2\n1 3 1 2\n0 1 3 2\n2 0 3\n2 0 3 1\n";
+    let out = nqueens().arg("verify").write_stdin(input).assert().code(1);
+    let report = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        report.contains("line 2: rows 0 and 2 share a column"),
+        "{report}"
+    );
+    assert!(
+        report.contains("line 3: rows 0 and 1 share a diagonal"),
+        "{report}"
+    );
+    assert!(
+        report.contains("line 4: 3 queens, but the boards have 4 rows"),
+        "{report}"
+    );
+    assert!(report.contains("5 placements of n = 4 (perm format): 2 valid, 3 invalid"));
+
+    let out = nqueens()
+        .arg("verify")
+        .write_stdin("1 3 0 2\n1 three 0 2\n")
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(
+        stderr,
+        "error: perm input, line 2: 'three' is not a column number\n"
+    );
+}
+
+#[test]
+fn verify_complete_catches_missing_and_duplicated_solutions() {
+    let all = String::from_utf8(stdout(&["solve", "6"])).unwrap();
+    let lines: Vec<&str> = all.lines().collect();
+    let missing = lines[..3].join("\n");
+    let out = nqueens()
+        .args(["verify", "--complete", "6"])
+        .write_stdin(missing)
+        .assert()
+        .code(1);
+    let report = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(report.contains("1 missing"), "{report}");
+    let doubled = format!("{all}{}\n", lines[0]);
+    let out = nqueens()
+        .args(["verify", "--complete", "6"])
+        .write_stdin(doubled)
+        .assert()
+        .code(1);
+    let report = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(report.contains("1 duplicated"), "{report}");
+}
+
+#[test]
+fn verify_reads_a_file_and_reports_missing_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("x.json");
+    std::fs::write(&path, stdout(&["solve", "7", "-f", "json"])).unwrap();
+    nqueens()
+        .args(["verify", path.to_str().unwrap(), "--complete", "7"])
+        .assert()
+        .success();
+    nqueens()
+        .args(["verify", dir.path().join("nope").to_str().unwrap()])
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn solve_rejects_bad_input() {
+    for args in [
+        &["solve", "0"][..],
+        &["solve", "33"],
+        &["solve", "x"],
+        &["solve", "8", "-f", "png"],
+        &["solve", "8", "--limit", "-1"],
+        &["solve", "8", "-j", "0"],
+        &["verify", "--complete", "40"],
+    ] {
+        let out = nqueens().args(args).assert().code(2).stdout("");
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error:"), "{args:?}: {stderr}");
+    }
+}
