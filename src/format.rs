@@ -225,7 +225,7 @@ impl Writer for Svg {
                 "<rect width=\"{s2}\" height=\"{s2}\" fill=\"#f0d9b5\"/>",
                 "<rect x=\"{s}\" width=\"{s}\" height=\"{s}\" fill=\"#b58863\"/>",
                 "<rect y=\"{s}\" width=\"{s}\" height=\"{s}\" fill=\"#b58863\"/></pattern>\n",
-                "<symbol id=\"queen\" viewBox=\"0 0 24 24\" width=\"{s}\" height=\"{s}\">",
+                "<symbol id=\"queen\" viewBox=\"0 0 24 24\">",
                 "<path d=\"M4 19h16l-1.5-9-3.5 4-3-7-3 7-3.5-4z\" fill=\"#222\" stroke=\"#fff\" stroke-width=\"1\"/>",
                 "<rect x=\"4\" y=\"19\" width=\"16\" height=\"2.5\" fill=\"#222\"/></symbol>\n",
                 "</defs>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
@@ -251,7 +251,7 @@ impl Writer for Svg {
         out.extend_from_slice(group.as_bytes());
         for (row, &c) in columns.iter().enumerate() {
             let queen = format!(
-                "<use href=\"#queen\" x=\"{}\" y=\"{}\"/>",
+                "<use href=\"#queen\" x=\"{}\" y=\"{}\" width=\"{SVG_SQUARE}\" height=\"{SVG_SQUARE}\"/>",
                 u64::from(c) * SVG_SQUARE,
                 row as u64 * SVG_SQUARE
             );
