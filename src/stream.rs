@@ -212,41 +212,52 @@ fn run_task(
 
 /// The `perm` line of the previous solution, kept so that the next one (which shares all but
 /// its last few columns with it, the search being depth first) only formats what changed.
-#[derive(Default)]
 struct PermLine {
-    /// The columns of the line.
-    columns: Vec<u8>,
-    /// The line, each number followed by a space.
-    text: Vec<u8>,
-    /// Where each column's number starts in `text`.
-    starts: Vec<usize>,
+    /// The columns of the line; `len` of them are valid.
+    columns: [u8; 32],
+    len: usize,
+    /// The line, each number followed by a space (at most 3 bytes a column).
+    text: [u8; 96],
+    /// Where each column's number starts in `text`, and where the text ends (`starts[len]`).
+    starts: [u8; 33],
+}
+
+impl Default for PermLine {
+    fn default() -> Self {
+        PermLine {
+            columns: [0; 32],
+            len: 0,
+            text: [0; 96],
+            starts: [0; 33],
+        }
+    }
 }
 
 impl PermLine {
     fn write(&mut self, solution: &[u8], out: &mut Vec<u8>) {
-        let same = self
-            .columns
+        let same = self.columns[..self.len]
             .iter()
             .zip(solution)
             .take_while(|(a, b)| a == b)
             .count();
-        self.columns.truncate(same);
-        self.starts.truncate(same);
-        self.text.truncate(self.starts.last().map_or(0, |&start| {
-            start + if self.columns[same - 1] < 10 { 2 } else { 3 }
-        }));
-        for &c in &solution[same..] {
-            self.columns.push(c);
-            self.starts.push(self.text.len());
+        let mut end = usize::from(self.starts[same]);
+        for (i, &c) in solution.iter().enumerate().skip(same) {
+            self.columns[i] = c;
+            self.starts[i] = end as u8;
             if c >= 10 {
-                self.text.push(b'0' + c / 10);
+                self.text[end] = b'0' + c / 10;
+                end += 1;
             }
-            self.text.extend_from_slice(&[b'0' + c % 10, b' ']);
+            self.text[end] = b'0' + c % 10;
+            self.text[end + 1] = b' ';
+            end += 2;
         }
-        let line = &self.text[..self.text.len() - 1];
-        out.reserve(line.len() + 1);
-        out.extend_from_slice(line);
-        out.push(b'\n');
+        self.len = solution.len();
+        self.starts[self.len] = end as u8;
+        self.text[end - 1] = b'\n';
+        out.extend_from_slice(&self.text[..end]);
+        // Put the space back: the next line may share this last column.
+        self.text[end - 1] = b' ';
     }
 }
 

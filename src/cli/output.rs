@@ -7,8 +7,10 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use tempfile::NamedTempFile;
 
-/// Buffer size for both destinations: large writes keep the writer thread cheap.
-const BUFFER: usize = 1 << 20;
+/// Buffer size for both destinations. Small on purpose: the pieces of a solution stream are
+/// larger, and a `BufWriter` passes writes larger than its buffer straight through, with no
+/// copy.
+const BUFFER: usize = 1 << 16;
 
 /// An open destination.
 pub enum Output {
