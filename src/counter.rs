@@ -4,7 +4,7 @@ use crate::engine::{Plan, Symmetry};
 use crate::error::Error;
 use crate::symmetry::{Classes, rotation_fixed};
 use crate::{driver, split};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// How far a count has got; passed to the progress callback after every finished task.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -13,6 +13,27 @@ pub struct Progress {
     pub done: usize,
     /// Tasks in the whole run.
     pub total: usize,
+    /// The estimated work of the finished tasks (see [`Plan::weights`]): tasks differ in size
+    /// by orders of magnitude, so this, not `done`, is what an ETA should follow.
+    pub work_done: u64,
+    /// The estimated work of the whole run.
+    pub work_total: u64,
+}
+
+/// A count made ready to run: the plan of numbered tasks and their estimated sizes.
+pub struct Job {
+    /// The board size.
+    pub n: u32,
+    /// The engine.
+    pub symmetry: Symmetry,
+    /// The split depth the plan uses.
+    pub split_depth: u32,
+    /// Worker threads.
+    pub threads: usize,
+    /// The tasks.
+    pub plan: Plan,
+    /// Each task's estimated size.
+    pub weights: Vec<u64>,
 }
 
 /// The result of a count, with what it took.
@@ -99,6 +120,14 @@ impl<'a> Counter<'a> {
 
     /// Counts the solutions of the n x n board.
     pub fn count(&self, n: u32) -> Result<Count, Error> {
+        let job = self.prepare(n)?;
+        let ids: Vec<usize> = (0..job.plan.len()).collect();
+        let values = self.run(&job, &ids, &|_, _| {})?;
+        Ok(self.finish(&job, values.iter().sum()))
+    }
+
+    /// Validates the settings and builds the plan of a count of the n x n board.
+    pub fn prepare(&self, n: u32) -> Result<Job, Error> {
         if !(1..=32).contains(&n) {
             return Err(Error::BoardSize(n));
         }
@@ -113,32 +142,62 @@ impl<'a> Counter<'a> {
             None => Plan::auto_depth(n, self.symmetry, threads),
         };
         let plan = Plan::new(n, self.symmetry, split_depth);
-        let finished = AtomicUsize::new(0);
-        let results = driver::run(
+        let weights = plan.weights();
+        Ok(Job {
+            n,
+            symmetry: self.symmetry,
+            split_depth,
             threads,
-            plan.len(),
-            |i| plan.run(i),
-            |_, _| {
+            plan,
+            weights,
+        })
+    }
+
+    /// Runs the tasks `ids` of `job` and returns their values in the order of `ids` (in units
+    /// of [`Plan::units_per_solution`]). `on_task(id, value)` runs as each task finishes, on
+    /// the worker that finished it; the progress callback follows these tasks only.
+    pub fn run(
+        &self,
+        job: &Job,
+        ids: &[usize],
+        on_task: &(dyn Fn(usize, u128) + Sync),
+    ) -> Result<Vec<u128>, Error> {
+        let finished = AtomicUsize::new(0);
+        let work_finished = AtomicU64::new(0);
+        let work_total = ids.iter().map(|&i| job.weights[i]).sum();
+        driver::run_some(
+            job.threads,
+            ids,
+            |i| job.plan.run(i),
+            |i, value| {
+                on_task(i, value);
                 if let Some(progress) = self.progress {
-                    let done = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                    let work = job.weights[i];
                     progress(Progress {
-                        done,
-                        total: plan.len(),
+                        done: finished.fetch_add(1, Ordering::Relaxed) + 1,
+                        total: ids.len(),
+                        work_done: work_finished.fetch_add(work, Ordering::Relaxed) + work,
+                        work_total,
                     });
                 }
             },
-        )?;
-        let solutions = results.iter().sum::<u128>() / plan.units_per_solution();
-        Ok(Count {
+        )
+    }
+
+    /// The count of `job` from the sum of all its tasks' values.
+    pub fn finish(&self, job: &Job, units: u128) -> Count {
+        let n = job.n;
+        let solutions = units / job.plan.units_per_solution();
+        Count {
             n,
             solutions,
-            tasks: plan.len(),
-            split_depth,
-            threads,
-            symmetry: self.symmetry,
+            tasks: job.plan.len(),
+            split_depth: job.split_depth,
+            threads: job.threads,
+            symmetry: job.symmetry,
             classes: self
                 .unique
                 .then(|| Classes::from_counts(n, solutions, rotation_fixed(n))),
-        })
+        }
     }
 }

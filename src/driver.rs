@@ -15,14 +15,25 @@ where
     W: Fn(usize) -> u128 + Sync,
     D: Fn(usize, u128) + Sync,
 {
+    let ids: Vec<usize> = (0..tasks).collect();
+    run_some(threads, &ids, work, on_done)
+}
+
+/// [`run`] for the tasks `ids` only (a shard, or what a checkpoint has not done yet); the
+/// results come back in the order of `ids`.
+pub fn run_some<W, D>(threads: usize, ids: &[usize], work: W, on_done: D) -> Result<Vec<u128>, Error>
+where
+    W: Fn(usize) -> u128 + Sync,
+    D: Fn(usize, u128) + Sync,
+{
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("nqueens-worker-{i}"))
         .build()
         .map_err(|e| Error::ThreadPool(e.to_string()))?;
     let results = pool.install(|| {
-        (0..tasks)
-            .into_par_iter()
+        ids.par_iter()
+            .copied()
             // One task per steal: task sizes differ by orders of magnitude, so rayon must not
             // hand a thread a long run of them in one piece.
             .with_max_len(1)

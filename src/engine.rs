@@ -109,6 +109,24 @@ impl Plan {
         }
     }
 
+    /// An estimate of each task's size (at least 1), from random probes of its search
+    /// ([`kernel::estimate`]), seeded by the task number so that every machine computes the
+    /// same weights (shards are balanced by them).
+    pub fn weights(&self) -> Vec<u64> {
+        const PROBES: u32 = 64;
+        (0..self.len())
+            .map(|i| {
+                let board = self.board(i);
+                let seed = 0x9e37_79b9_7f4a_7c15 ^ (i as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
+                let nodes = match self {
+                    Plan::Mirror(_) => kernel::estimate(board, &kernel::Unblocked, PROBES, seed),
+                    Plan::Full(tasks) => kernel::estimate(board, &tasks[i].rules, PROBES, seed),
+                };
+                (nodes as u64).max(1)
+            })
+            .collect()
+    }
+
     /// The board a task starts from (for estimates of its size).
     pub fn board(&self, index: usize) -> Subboard {
         match self {

@@ -32,7 +32,7 @@ pub mod stream;
 pub mod symmetry;
 pub mod textbook;
 
-pub use counter::{Count, Counter, Progress};
+pub use counter::{Count, Counter, Job, Progress};
 pub use engine::{Plan, Symmetry};
 pub use error::Error;
 pub use solution::{Conflict, Solution, check_columns};

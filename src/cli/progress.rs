@@ -33,7 +33,7 @@ impl TaskBar {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         bar.set_style(
             ProgressStyle::with_template(
-                "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} tasks, ETA {eta}",
+                "{prefix} [{elapsed_precise}] {wide_bar} {percent:>3}% {msg}, ETA {eta}",
             )
             .expect("the template is valid"),
         );
@@ -52,8 +52,12 @@ impl TaskBar {
         if !self.wanted {
             return;
         }
-        self.bar.set_length(progress.total as u64);
-        self.bar.set_position(progress.done as u64);
+        // Position and ETA follow the estimated work, which moves evenly; the task count
+        // is shown beside it.
+        self.bar.set_length(progress.work_total);
+        self.bar.set_position(progress.work_done);
+        self.bar
+            .set_message(format!("{}/{} tasks", progress.done, progress.total));
         if !self.shown.load(Ordering::Relaxed)
             && (!self.delayed || self.started.elapsed() >= AUTO_DELAY)
             && !self.shown.swap(true, Ordering::Relaxed)
