@@ -32,7 +32,9 @@ pub struct Job {
     pub threads: usize,
     /// The tasks.
     pub plan: Plan,
-    /// Each task's estimated size.
+    /// Each task's estimated size ([`Plan::weights`]) when a progress callback wants it, else
+    /// 1 for every task (the estimate costs a few probes a task: nothing on long runs, but
+    /// more than the count itself on small boards).
     pub weights: Vec<u64>,
 }
 
@@ -142,7 +144,11 @@ impl<'a> Counter<'a> {
             None => Plan::auto_depth(n, self.symmetry, threads),
         };
         let plan = Plan::new(n, self.symmetry, split_depth);
-        let weights = plan.weights();
+        let weights = if self.progress.is_some() {
+            plan.weights()
+        } else {
+            vec![1; plan.len()]
+        };
         Ok(Job {
             n,
             symmetry: self.symmetry,

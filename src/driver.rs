@@ -21,7 +21,12 @@ where
 
 /// [`run`] for the tasks `ids` only (a shard, or what a checkpoint has not done yet); the
 /// results come back in the order of `ids`.
-pub fn run_some<W, D>(threads: usize, ids: &[usize], work: W, on_done: D) -> Result<Vec<u128>, Error>
+pub fn run_some<W, D>(
+    threads: usize,
+    ids: &[usize],
+    work: W,
+    on_done: D,
+) -> Result<Vec<u128>, Error>
 where
     W: Fn(usize) -> u128 + Sync,
     D: Fn(usize, u128) + Sync,

@@ -17,6 +17,12 @@ pub enum Error {
     /// The worker threads could not be started.
     #[error("cannot start the worker threads: {0}")]
     ThreadPool(String),
+    /// A checkpoint journal cannot be used.
+    #[error("checkpoint {0}")]
+    Checkpoint(String),
+    /// Shard results cannot be merged.
+    #[error("{0}")]
+    Shard(String),
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Output(String),

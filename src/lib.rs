@@ -14,6 +14,7 @@
 
 #![deny(missing_docs)]
 
+pub mod checkpoint;
 pub mod construct;
 mod counter;
 pub mod driver;
@@ -25,6 +26,7 @@ pub mod full;
 pub mod kernel;
 pub mod known;
 pub mod parse;
+pub mod shard;
 mod solution;
 mod solutions;
 pub mod split;

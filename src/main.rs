@@ -25,11 +25,13 @@ fn main() -> std::process::ExitCode {
             return ExitCode::Usage.into();
         }
     };
+    cli::interrupt::install();
     let outcome = match &config {
         Config::Count(config) => cli::count::run(config),
         Config::Solve(config) => cli::solve::solve(config),
         Config::Find(config) => cli::solve::find(config),
         Config::Verify(config) => cli::verify::run(config),
+        Config::Merge(config) => cli::merge::run(config),
     };
     match outcome {
         Ok(code) => code.into(),

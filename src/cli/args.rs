@@ -28,6 +28,21 @@ pub enum Command {
     /// each invalid one with its line and reason. Exit 0: all valid; 1: some invalid; 2:
     /// unreadable input.
     Verify(VerifyArgs),
+    /// Add up the results of `count --shard I/K` runs; refuses a set with a shard missing,
+    /// given twice, of another run, or damaged.
+    Merge(MergeArgs),
+}
+
+/// `nqueens merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// The shard result files.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<std::path::PathBuf>,
+
+    /// Print a JSON object instead of the count alone.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `nqueens solve`.
@@ -149,6 +164,21 @@ pub struct CountArgs {
     /// Print nothing but the result (no progress bar).
     #[arg(short, long)]
     pub quiet: bool,
+
+    /// Keep a journal of finished tasks in FILE, synced as each finishes: the same command
+    /// run again resumes where a killed or interrupted run stopped (one board size only).
+    #[arg(long, value_name = "FILE")]
+    pub checkpoint: Option<std::path::PathBuf>,
+
+    /// Run only shard I of K (0 <= I < K; tasks dealt by estimated size) and print its
+    /// result as JSON, for `nqueens merge` (one board size only).
+    #[arg(long, value_name = "I/K")]
+    pub shard: Option<String>,
+
+    /// Write every task's number and value to FILE (tab-separated), for re-checking any
+    /// part of a result elsewhere (one board size only).
+    #[arg(long, value_name = "FILE")]
+    pub subtotals: Option<std::path::PathBuf>,
 }
 
 /// `--progress`.

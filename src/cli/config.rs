@@ -2,7 +2,8 @@
 //! user's input lives here, and each failure is a one-line message.
 
 use super::args::{
-    Cli, Command, CountArgs, FindArgs, FormatArg, ProgressArg, SolveArgs, SymmetryArg, VerifyArgs,
+    Cli, Command, CountArgs, FindArgs, FormatArg, MergeArgs, ProgressArg, SolveArgs, SymmetryArg,
+    VerifyArgs,
 };
 use nqueens::Symmetry;
 use nqueens::format::Format;
@@ -22,6 +23,17 @@ pub enum Config {
     Find(FindConfig),
     /// `verify`.
     Verify(VerifyConfig),
+    /// `merge`.
+    Merge(MergeConfig),
+}
+
+/// A validated `merge` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergeConfig {
+    /// The shard result files.
+    pub files: Vec<PathBuf>,
+    /// JSON output.
+    pub json: bool,
 }
 
 impl Config {
@@ -32,6 +44,10 @@ impl Config {
             Command::Solve(args) => Config::Solve(SolveConfig::from_args(args)?),
             Command::Find(args) => Config::Find(FindConfig::from_args(args)?),
             Command::Verify(args) => Config::Verify(VerifyConfig::from_args(args)?),
+            Command::Merge(MergeArgs { files, json }) => Config::Merge(MergeConfig {
+                files: files.clone(),
+                json: *json,
+            }),
         })
     }
 }
@@ -200,6 +216,12 @@ pub struct CountConfig {
     pub style: OutputStyle,
     /// When to draw the progress bar.
     pub progress: ProgressMode,
+    /// The journal of a resumable run.
+    pub checkpoint: Option<PathBuf>,
+    /// Run only shard `.0` of `.1`.
+    pub shard: Option<(usize, usize)>,
+    /// Where to write every task's value.
+    pub subtotals: Option<PathBuf>,
 }
 
 impl CountConfig {
@@ -216,6 +238,17 @@ impl CountConfig {
                 ));
             }
         }
+        let single = sizes.start() == sizes.end();
+        for (flag, given) in [
+            ("--checkpoint", args.checkpoint.is_some()),
+            ("--shard", args.shard.is_some()),
+            ("--subtotals", args.subtotals.is_some()),
+        ] {
+            if given && !single {
+                return Err(format!("{flag} works on one board size, not a range"));
+            }
+        }
+        let shard = args.shard.as_deref().map(parse_shard).transpose()?;
         let style = if args.json {
             OutputStyle::Json
         } else if is_range {
@@ -239,6 +272,9 @@ impl CountConfig {
             unique: args.unique,
             style,
             progress,
+            checkpoint: args.checkpoint.clone(),
+            shard,
+            subtotals: args.subtotals.clone(),
         })
     }
 }
@@ -265,6 +301,20 @@ pub fn parse_sizes(text: &str) -> Result<(RangeInclusive<u32>, bool), String> {
     }
 }
 
+/// Parses `I/K` with 0 <= I < K.
+fn parse_shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("invalid shard '{text}': expected I/K with 0 <= I < K, like 0/4");
+    let (i, k) = text.split_once('/').ok_or_else(bad)?;
+    let (i, k): (usize, usize) = (
+        i.trim().parse().map_err(|_| bad())?,
+        k.trim().parse().map_err(|_| bad())?,
+    );
+    if i >= k {
+        return Err(bad());
+    }
+    Ok((i, k))
+}
+
 fn parse_size(text: &str) -> Result<u32, String> {
     let text = text.trim();
     let n: i64 = text.parse().map_err(|_| {
@@ -281,6 +331,15 @@ fn parse_size(text: &str) -> Result<u32, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shards() {
+        assert_eq!(parse_shard("0/4"), Ok((0, 4)));
+        assert_eq!(parse_shard("3/4"), Ok((3, 4)));
+        for bad in ["4/4", "1", "a/b", "-1/3", "1/0", ""] {
+            assert!(parse_shard(bad).is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn sizes_and_ranges() {

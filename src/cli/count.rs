@@ -2,11 +2,18 @@
 
 use super::config::{CountConfig, OutputStyle};
 use super::exit::ExitCode;
+use super::interrupt;
+use super::output::Output;
 use super::progress::TaskBar;
-use anyhow::Result;
-use nqueens::{Count, Counter, known};
+use anyhow::{Result, bail};
+use nqueens::checkpoint::{Journal, RunIdentity};
+use nqueens::shard::{self, ShardResult};
+use nqueens::{Count, Counter, Job, known};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::io::Write;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// One board size's result, as printed.
@@ -105,9 +112,29 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
             counter = counter.split_depth(depth);
         }
         let started = Instant::now();
-        let count = counter.count(n)?;
-        let row = Row::new(&count, started.elapsed());
+        // With a progress callback (always set here, drawn or not) the job carries the
+        // estimated task sizes that shards are dealt by.
+        let job = counter.prepare(n)?;
+        let ran = run_job(config, &counter, &job)?;
         bar.finish();
+        if let Some((index, shards)) = config.shard {
+            let result = ShardResult::new(
+                n,
+                job.symmetry.name(),
+                job.split_depth,
+                job.plan.len(),
+                index,
+                shards,
+                ran.values.keys().copied().collect(),
+                ran.values.values().sum(),
+                job.plan.units_per_solution(),
+            );
+            writeln!(out, "{}", serde_json::to_string(&result)?)?;
+            out.flush()?;
+            continue;
+        }
+        let count = counter.finish(&job, ran.values.values().sum());
+        let row = Row::new(&count, started.elapsed());
         match config.style {
             OutputStyle::Plain => match row.unique {
                 Some(unique) => writeln!(out, "{} {unique}", row.solutions)?,
@@ -141,6 +168,95 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         }
     }
     Ok(code)
+}
+
+/// What one board size's run produced: the value of every task it covers.
+struct Ran {
+    values: BTreeMap<usize, u128>,
+}
+
+/// Runs the tasks of `job` that this command covers (all, or one shard's), resuming from and
+/// recording to the checkpoint journal when there is one, and writes the subtotals file.
+fn run_job(config: &CountConfig, counter: &Counter, job: &Job) -> Result<Ran> {
+    let ids: Vec<usize> = match config.shard {
+        Some((index, shards)) => shard::partition(&job.weights, index, shards),
+        None => (0..job.plan.len()).collect(),
+    };
+    let mut values = BTreeMap::new();
+    let journal = match &config.checkpoint {
+        None => None,
+        Some(path) => {
+            let identity = RunIdentity {
+                n: job.n,
+                engine: job.symmetry.name().into(),
+                split_depth: job.split_depth,
+                tasks: job.plan.len(),
+                shard: config
+                    .shard
+                    .map_or_else(|| "all".into(), |(i, k)| format!("{i}/{k}")),
+                version: env!("CARGO_PKG_VERSION").into(),
+            };
+            let (journal, done) = Journal::open(path, &identity)?;
+            if let Some(stray) = done.keys().find(|id| ids.binary_search(id).is_err()) {
+                bail!(
+                    "checkpoint {}: task {stray} is not one of this run's",
+                    path.display()
+                );
+            }
+            values.extend(done);
+            let journal = Arc::new(Mutex::new(journal));
+            interrupt::watch_journal(journal.clone());
+            Some(journal)
+        }
+    };
+    let todo: Vec<usize> = ids
+        .iter()
+        .copied()
+        .filter(|id| !values.contains_key(id))
+        .collect();
+    let journal_error: Mutex<Option<nqueens::Error>> = Mutex::new(None);
+    let results = counter.run(job, &todo, &|id, value| {
+        if let Some(journal) = &journal {
+            let mut journal = journal.lock().unwrap_or_else(|e| e.into_inner());
+            if let Err(e) = journal.append(id, value) {
+                journal_error
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(e);
+            }
+        }
+    })?;
+    interrupt::forget_journal();
+    if let Some(e) = journal_error
+        .into_inner()
+        .unwrap_or_else(|e| e.into_inner())
+    {
+        return Err(e.into());
+    }
+    values.extend(todo.into_iter().zip(results));
+    if let Some(path) = &config.subtotals {
+        write_subtotals(path, job, &values)?;
+    }
+    Ok(Ran { values })
+}
+
+/// Writes every task's value, through a temporary file renamed when complete.
+fn write_subtotals(path: &Path, job: &Job, values: &BTreeMap<usize, u128>) -> Result<()> {
+    let mut text = format!(
+        "# nqueens {} subtotals: n={} engine={} split={} tasks={} units_per_solution={}\ntask\tunits\n",
+        env!("CARGO_PKG_VERSION"),
+        job.n,
+        job.symmetry.name(),
+        job.split_depth,
+        job.plan.len(),
+        job.plan.units_per_solution()
+    );
+    for (id, value) in values {
+        text.push_str(&format!("{id}\t{value}\n"));
+    }
+    let mut output = Output::open(Some(path))?;
+    output.writer().write_all(text.as_bytes())?;
+    output.finish()
 }
 
 fn show(value: Option<u128>) -> String {

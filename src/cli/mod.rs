@@ -5,6 +5,8 @@ pub mod args;
 pub mod config;
 pub mod count;
 pub mod exit;
+pub mod interrupt;
+pub mod merge;
 pub mod output;
 pub mod progress;
 pub mod solve;

@@ -43,6 +43,7 @@ impl Output {
         };
         let temp = NamedTempFile::new_in(dir)
             .with_context(|| format!("cannot create a file in {}", dir.display()))?;
+        super::interrupt::watch_temporary(temp.path().to_path_buf());
         Ok(Output::File {
             writer: BufWriter::with_capacity(BUFFER, temp),
             path: path.to_path_buf(),
@@ -70,6 +71,7 @@ impl Output {
                     .into_inner()
                     .map_err(|e| e.into_error())
                     .with_context(|| format!("cannot write {}", path.display()))?;
+                super::interrupt::forget_temporary(temp.path());
                 temp.as_file()
                     .sync_all()
                     .with_context(|| format!("cannot write {}", path.display()))?;

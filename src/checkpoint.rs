@@ -1,0 +1,285 @@
+//! Checkpoints: a journal of finished tasks that lets a killed count resume.
+//!
+//! The journal is a text file. Its first line names the run: board size, engine, split depth,
+//! number of tasks, shard and program version, with a checksum. Each later line records one
+//! finished task, its value and a checksum of both and of the run's identity:
+//!
+//! ```text
+//! nqueens-checkpoint 1 n=16 engine=full split=2 tasks=356 shard=all version=0.1.0 check=5e0c…
+//! task 17 38874 9a31c0d54e7f2b10
+//! ```
+//!
+//! A record is appended and synced to disk as its task finishes, so a run killed at any
+//! moment loses at most the tasks that were running. On resume, a torn last line (a record
+//! cut short by the kill) is dropped and the file trimmed back to its last whole record; any
+//! other damage, or a journal of another run, is refused with an error, never mixed in.
+
+use crate::error::Error;
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+const MAGIC: &str = "nqueens-checkpoint 1";
+
+/// What a journal belongs to: a resumed run must match it field for field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunIdentity {
+    /// Board size.
+    pub n: u32,
+    /// Engine name.
+    pub engine: String,
+    /// Split depth.
+    pub split_depth: u32,
+    /// Number of tasks of the whole plan.
+    pub tasks: usize,
+    /// `all`, or `I/K` for one shard.
+    pub shard: String,
+    /// The program version (task numbering may change between versions).
+    pub version: String,
+}
+
+impl RunIdentity {
+    /// The identity as the header writes it (without its checksum).
+    fn fields(&self) -> String {
+        format!(
+            "n={} engine={} split={} tasks={} shard={} version={}",
+            self.n, self.engine, self.split_depth, self.tasks, self.shard, self.version
+        )
+    }
+}
+
+/// FNV-1a, 64 bits: a checksum against torn and damaged lines, not against forgery.
+pub fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// An open journal, ready for appending.
+pub struct Journal {
+    file: File,
+    path: PathBuf,
+    identity: String,
+    records: usize,
+}
+
+impl Journal {
+    /// Opens the journal at `path` for the run `identity`: creates it if it does not exist
+    /// (or is empty), else checks it and returns the values of the tasks it records.
+    pub fn open(
+        path: &Path,
+        identity: &RunIdentity,
+    ) -> Result<(Journal, BTreeMap<usize, u128>), Error> {
+        let fail = |what: String| Error::Checkpoint(format!("{}: {what}", path.display()));
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| fail(e.to_string()))?;
+        let mut text = String::new();
+        file.read_to_string(&mut text)
+            .map_err(|e| fail(format!("cannot read it: {e}")))?;
+        let fields = identity.fields();
+        let mut journal = Journal {
+            file,
+            path: path.to_path_buf(),
+            identity: fields.clone(),
+            records: 0,
+        };
+        if text.is_empty() {
+            let header = format!("{MAGIC} {fields} check={:016x}\n", fnv1a(&fields));
+            journal.write(&header)?;
+            // The new file's name must survive a crash too.
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                if let Ok(dir) = File::open(dir) {
+                    let _ = dir.sync_all();
+                }
+            }
+            return Ok((journal, BTreeMap::new()));
+        }
+        let done = journal.read(&text, identity)?;
+        journal.records = done.len();
+        Ok((journal, done))
+    }
+
+    /// Checks the header and the records of an existing journal; trims a torn last line.
+    fn read(&mut self, text: &str, identity: &RunIdentity) -> Result<BTreeMap<usize, u128>, Error> {
+        let fail = |what: String| Error::Checkpoint(format!("{}: {what}", self.path.display()));
+        let Some(header_end) = text.find('\n') else {
+            return Err(fail(
+                "not a checkpoint journal (no complete header line)".into(),
+            ));
+        };
+        let header = &text[..header_end];
+        let Some(rest) = header.strip_prefix(MAGIC) else {
+            return Err(fail("not a checkpoint journal of this program".into()));
+        };
+        let (fields, check) = rest
+            .trim()
+            .rsplit_once(" check=")
+            .ok_or_else(|| fail("damaged header".into()))?;
+        if format!("{:016x}", fnv1a(fields)) != check {
+            return Err(fail("damaged header (checksum mismatch)".into()));
+        }
+        if fields != self.identity {
+            return Err(fail(format!(
+                "it belongs to another run ({fields}); this run is {}: use another file, or delete it to start over",
+                self.identity
+            )));
+        }
+        let mut done = BTreeMap::new();
+        let mut offset = header_end + 1;
+        let body = &text[offset..];
+        let lines: Vec<&str> = body.split_inclusive('\n').collect();
+        for (i, line) in lines.iter().enumerate() {
+            let last = i + 1 == lines.len();
+            match self.record(line, identity.tasks) {
+                Some((id, value)) => {
+                    if let Some(&before) = done.get(&id) {
+                        if before != value {
+                            return Err(fail(format!(
+                                "task {id} is recorded twice with different values"
+                            )));
+                        }
+                    }
+                    done.insert(id, value);
+                    offset += line.len();
+                }
+                None if last => {
+                    // A record cut short by a kill: drop it, and cut the file back so that
+                    // the next record starts on a fresh line.
+                    self.file
+                        .set_len(offset as u64)
+                        .and_then(|()| self.file.seek(SeekFrom::End(0)).map(|_| ()))
+                        .map_err(|e| fail(format!("cannot trim its torn last line: {e}")))?;
+                }
+                None => {
+                    return Err(fail(format!(
+                        "damaged record on line {}: {:?}",
+                        i + 2,
+                        line.trim_end()
+                    )));
+                }
+            }
+        }
+        Ok(done)
+    }
+
+    /// Parses one whole record line of this run, or `None`.
+    fn record(&self, line: &str, tasks: usize) -> Option<(usize, u128)> {
+        let line = line.strip_suffix('\n')?;
+        let mut words = line.split(' ');
+        let (tag, id, value, check) = (words.next()?, words.next()?, words.next()?, words.next()?);
+        if tag != "task" || words.next().is_some() {
+            return None;
+        }
+        if format!("{:016x}", fnv1a(&format!("{} {id} {value}", self.identity))) != check {
+            return None;
+        }
+        let id: usize = id.parse().ok()?;
+        (id < tasks).then_some(())?;
+        Some((id, value.parse().ok()?))
+    }
+
+    /// Records that task `id` finished with `value`, synced to disk before returning.
+    pub fn append(&mut self, id: usize, value: u128) -> Result<(), Error> {
+        let check = fnv1a(&format!("{} {id} {value}", self.identity));
+        self.write(&format!("task {id} {value} {check:016x}\n"))?;
+        self.records += 1;
+        Ok(())
+    }
+
+    /// How many tasks the journal records.
+    pub fn records(&self) -> usize {
+        self.records
+    }
+
+    /// The journal's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn write(&mut self, text: &str) -> Result<(), Error> {
+        self.file
+            .write_all(text.as_bytes())
+            .and_then(|()| self.file.sync_data())
+            .map_err(|e| Error::Checkpoint(format!("{}: cannot write: {e}", self.path.display())))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn identity(n: u32) -> RunIdentity {
+        RunIdentity {
+            n,
+            engine: "full".into(),
+            split_depth: 2,
+            tasks: 100,
+            shard: "all".into(),
+            version: "test".into(),
+        }
+    }
+
+    #[test]
+    fn records_survive_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let (mut journal, done) = Journal::open(&path, &identity(12)).unwrap();
+        assert!(done.is_empty());
+        journal.append(3, 42).unwrap();
+        journal.append(7, u128::MAX).unwrap();
+        drop(journal);
+        let (journal, done) = Journal::open(&path, &identity(12)).unwrap();
+        assert_eq!(
+            done.into_iter().collect::<Vec<_>>(),
+            [(3, 42), (7, u128::MAX)]
+        );
+        assert_eq!(journal.records(), 2);
+    }
+
+    #[test]
+    fn a_torn_last_record_is_dropped_and_trimmed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let (mut journal, _) = Journal::open(&path, &identity(12)).unwrap();
+        journal.append(1, 10).unwrap();
+        drop(journal);
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"task 2 2").unwrap();
+        drop(file);
+        let (mut journal, done) = Journal::open(&path, &identity(12)).unwrap();
+        assert_eq!(done.len(), 1);
+        journal.append(2, 20).unwrap();
+        drop(journal);
+        let (_, done) = Journal::open(&path, &identity(12)).unwrap();
+        assert_eq!(done.into_iter().collect::<Vec<_>>(), [(1, 10), (2, 20)]);
+    }
+
+    #[test]
+    fn another_run_or_damage_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let (mut journal, _) = Journal::open(&path, &identity(12)).unwrap();
+        journal.append(1, 10).unwrap();
+        journal.append(2, 20).unwrap();
+        drop(journal);
+        let error = Journal::open(&path, &identity(13))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("another run"), "{error}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replacen("task 1 10", "task 1 11", 1)).unwrap();
+        let error = Journal::open(&path, &identity(12))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("damaged record on line 2"), "{error}");
+        std::fs::write(&path, "hello\n").unwrap();
+        assert!(Journal::open(&path, &identity(12)).is_err());
+    }
+}

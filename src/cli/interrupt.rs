@@ -1,0 +1,78 @@
+//! Ctrl-C and SIGTERM: stop at once, keep what must be kept, remove what must not be left, and
+//! exit with 130.
+//!
+//! A checkpoint journal is synced record by record, so stopping mid-run loses only the tasks
+//! that were running; the handler takes the journal's lock first, so that no record is cut in
+//! half, and says how to resume. A temporary output file (the `-o` of `solve`) is removed:
+//! the file the user named never existed half-written.
+
+use nqueens::checkpoint::Journal;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+/// The exit code of an interrupted run (128 + SIGINT), by convention.
+pub const INTERRUPTED: i32 = 130;
+
+#[derive(Default)]
+struct Watched {
+    journal: Option<Arc<Mutex<Journal>>>,
+    temporary: Vec<PathBuf>,
+}
+
+static WATCHED: Mutex<Watched> = Mutex::new(Watched {
+    journal: None,
+    temporary: Vec::new(),
+});
+
+/// Installs the handler; once, at start-up.
+pub fn install() {
+    let installed = ctrlc::set_handler(|| {
+        let watched = WATCHED.lock().unwrap_or_else(|e| e.into_inner());
+        for path in &watched.temporary {
+            let _ = std::fs::remove_file(path);
+        }
+        match &watched.journal {
+            Some(journal) => {
+                let journal = journal.lock().unwrap_or_else(|e| e.into_inner());
+                eprintln!(
+                    "\ninterrupted: {} finished tasks are kept in {}; run the same command again to resume",
+                    journal.records(),
+                    journal.path().display()
+                );
+            }
+            None => eprintln!("\ninterrupted"),
+        }
+        std::process::exit(INTERRUPTED);
+    });
+    if let Err(e) = installed {
+        eprintln!("warning: cannot catch Ctrl-C: {e}");
+    }
+}
+
+/// Keeps `journal` whole if the run is interrupted, and names it in the message.
+pub fn watch_journal(journal: Arc<Mutex<Journal>>) {
+    WATCHED.lock().unwrap_or_else(|e| e.into_inner()).journal = Some(journal);
+}
+
+/// Forgets the journal (its run is over).
+pub fn forget_journal() {
+    WATCHED.lock().unwrap_or_else(|e| e.into_inner()).journal = None;
+}
+
+/// Removes `path` if the run is interrupted.
+pub fn watch_temporary(path: PathBuf) {
+    WATCHED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .temporary
+        .push(path);
+}
+
+/// Forgets a temporary file (renamed or removed by its owner).
+pub fn forget_temporary(path: &std::path::Path) {
+    WATCHED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .temporary
+        .retain(|p| p != path);
+}

@@ -1,0 +1,271 @@
+//! Long runs: checkpoints that survive SIGKILL and SIGTERM, shards with merge, subtotals.
+
+use assert_cmd::Command;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+const Q17: &str = "95815104";
+
+fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").unwrap()
+}
+
+fn spawn(args: &[&str]) -> Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn records(journal: &Path) -> usize {
+    std::fs::read_to_string(journal)
+        .map(|t| t.lines().count().saturating_sub(1))
+        .unwrap_or(0)
+}
+
+/// Waits until the journal holds `count` records (or the run ends).
+fn wait_for_records(child: &mut Child, journal: &Path, count: usize) {
+    let started = Instant::now();
+    while records(journal) < count && child.try_wait().unwrap().is_none() {
+        assert!(started.elapsed() < Duration::from_secs(60), "no progress");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+#[test]
+fn resume_after_sigkill_at_several_points_gives_the_exact_count() {
+    let dir = tempfile::tempdir().unwrap();
+    for (i, kill_at) in [1usize, 20, 120].into_iter().enumerate() {
+        let journal = dir.path().join(format!("j{i}"));
+        let path = journal.to_str().unwrap();
+        let args = [
+            "count",
+            "17",
+            "-j",
+            "2",
+            "--split-depth",
+            "2",
+            "--checkpoint",
+            path,
+        ];
+        let mut child = spawn(&args);
+        wait_for_records(&mut child, &journal, kill_at);
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        let kept = records(&journal);
+        if i == 1 {
+            // A record cut short by the kill.
+            let mut text = std::fs::read_to_string(&journal).unwrap();
+            text.push_str("task 3");
+            std::fs::write(&journal, text).unwrap();
+        }
+        nqueens()
+            .args(args)
+            .assert()
+            .success()
+            .stdout(format!("{Q17}\n"));
+        let text = std::fs::read_to_string(&journal).unwrap();
+        let lines: Vec<&str> = text.lines().skip(1).collect();
+        let mut ids: Vec<usize> = lines
+            .iter()
+            .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+            .collect();
+        ids.sort_unstable();
+        let before = ids.len();
+        ids.dedup();
+        assert_eq!(ids.len(), before, "a task recorded twice");
+        assert!(kept <= ids.len());
+    }
+}
+
+#[test]
+fn sigterm_keeps_the_journal_says_how_to_resume_and_exits_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let path = journal.to_str().unwrap();
+    let args = [
+        "count",
+        "17",
+        "-j",
+        "2",
+        "--split-depth",
+        "2",
+        "--checkpoint",
+        path,
+    ];
+    let mut child = spawn(&args);
+    wait_for_records(&mut child, &journal, 5);
+    std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    if output.status.code() == Some(0) {
+        return; // finished before the signal: nothing to check
+    }
+    assert_eq!(output.status.code(), Some(130));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("run the same command again to resume"),
+        "{stderr}"
+    );
+    assert!(records(&journal) >= 5);
+    nqueens()
+        .args(args)
+        .assert()
+        .success()
+        .stdout(format!("{Q17}\n"));
+}
+
+#[test]
+fn a_journal_of_another_run_or_a_damaged_one_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let path = journal.to_str().unwrap();
+    nqueens()
+        .args(["count", "12", "--checkpoint", path])
+        .assert()
+        .success()
+        .stdout("14200\n");
+    let out = nqueens()
+        .args(["count", "13", "--checkpoint", path])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("another run"), "{stderr}");
+    nqueens()
+        .args(["count", "12", "--symmetry", "mirror", "--checkpoint", path])
+        .assert()
+        .code(1);
+    // A record changed in the middle of the file.
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let mut lines: Vec<String> = text.lines().map(String::from).collect();
+    let middle = lines.len() / 2;
+    let fields: Vec<&str> = lines[middle].split(' ').collect();
+    let value: u128 = fields[2].parse().unwrap();
+    lines[middle] = format!("task {} {} {}", fields[1], value + 3, fields[3]);
+    std::fs::write(&journal, lines.join("\n") + "\n").unwrap();
+    let out = nqueens()
+        .args(["count", "12", "--checkpoint", path])
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("damaged record"), "{stderr}");
+}
+
+#[test]
+fn shards_merged_equal_the_full_count() {
+    let dir = tempfile::tempdir().unwrap();
+    for engine in ["full", "mirror"] {
+        for shards in [1, 3, 4] {
+            let mut files = Vec::new();
+            for i in 0..shards {
+                let out = nqueens()
+                    .args([
+                        "count",
+                        "13",
+                        "--symmetry",
+                        engine,
+                        "--shard",
+                        &format!("{i}/{shards}"),
+                    ])
+                    .assert()
+                    .success();
+                let file = dir.path().join(format!("{engine}-{i}-{shards}.json"));
+                std::fs::write(&file, &out.get_output().stdout).unwrap();
+                files.push(file.to_str().unwrap().to_string());
+            }
+            nqueens()
+                .arg("merge")
+                .args(&files)
+                .assert()
+                .success()
+                .stdout("73712\n");
+            if shards > 1 {
+                let missing = &files[1..];
+                let out = nqueens().arg("merge").args(missing).assert().code(1);
+                let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+                assert!(
+                    stderr.contains(&format!("shard 0/{shards} missing")),
+                    "{stderr}"
+                );
+                let mut twice = files.clone();
+                twice.push(files[1].clone());
+                let out = nqueens().arg("merge").args(&twice).assert().code(1);
+                let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+                assert!(stderr.contains("given twice"), "{stderr}");
+            }
+        }
+    }
+}
+
+#[test]
+fn merge_json_and_shards_of_different_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, args: &[&str]| {
+        let out = nqueens().args(args).assert().success();
+        let file = dir.path().join(name);
+        std::fs::write(&file, &out.get_output().stdout).unwrap();
+        file.to_str().unwrap().to_string()
+    };
+    let a = write("a", &["count", "11", "--shard", "0/2"]);
+    let b = write("b", &["count", "11", "--shard", "1/2"]);
+    let c = write("c", &["count", "12", "--shard", "1/2"]);
+    let out = nqueens()
+        .args(["merge", "--json", &a, &b])
+        .assert()
+        .success();
+    let object: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(object["solutions"], 2680);
+    assert_eq!(object["match"], true);
+    let out = nqueens().args(["merge", &a, &c]).assert().code(1);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("another run"), "{stderr}");
+}
+
+#[test]
+fn subtotals_add_up_to_the_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sub.tsv");
+    nqueens()
+        .args(["count", "12", "--subtotals", file.to_str().unwrap()])
+        .assert()
+        .success()
+        .stdout("14200\n");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let header = text.lines().next().unwrap();
+    let per: u128 = header
+        .rsplit("units_per_solution=")
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let units: u128 = text
+        .lines()
+        .skip(2)
+        .map(|l| l.split('\t').nth(1).unwrap().parse::<u128>().unwrap())
+        .sum();
+    assert_eq!(units / per, 14200);
+}
+
+#[test]
+fn long_run_flags_need_one_board_size() {
+    for flag in [
+        ["--checkpoint", "x"],
+        ["--shard", "0/2"],
+        ["--subtotals", "x"],
+    ] {
+        nqueens()
+            .args(["count", "8..9"])
+            .args(flag)
+            .assert()
+            .code(2);
+    }
+    nqueens()
+        .args(["count", "8", "--shard", "2/2"])
+        .assert()
+        .code(2);
+}
