@@ -15,6 +15,8 @@
 #![deny(missing_docs)]
 
 pub mod checkpoint;
+#[cfg(feature = "mpi")]
+pub mod cluster;
 pub mod construct;
 mod counter;
 pub mod driver;

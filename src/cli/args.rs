@@ -179,6 +179,13 @@ pub struct CountArgs {
     /// part of a result elsewhere (one board size only).
     #[arg(long, value_name = "FILE")]
     pub subtotals: Option<std::path::PathBuf>,
+
+    /// Spread the tasks over the ranks of an MPI job (`mpirun -np P nqueens count N --mpi`):
+    /// rank 0 deals them out and prints the total; every other rank counts on all its cores
+    /// (one board size only).
+    #[cfg(feature = "mpi")]
+    #[arg(long)]
+    pub mpi: bool,
 }
 
 /// `--progress`.

@@ -222,6 +222,8 @@ pub struct CountConfig {
     pub shard: Option<(usize, usize)>,
     /// Where to write every task's value.
     pub subtotals: Option<PathBuf>,
+    /// Spread the tasks over MPI ranks (only in builds with the `mpi` feature).
+    pub mpi: bool,
 }
 
 impl CountConfig {
@@ -243,6 +245,7 @@ impl CountConfig {
             ("--checkpoint", args.checkpoint.is_some()),
             ("--shard", args.shard.is_some()),
             ("--subtotals", args.subtotals.is_some()),
+            ("--mpi", mpi_flag(args)),
         ] {
             if given && !single {
                 return Err(format!("{flag} works on one board size, not a range"));
@@ -275,6 +278,7 @@ impl CountConfig {
             checkpoint: args.checkpoint.clone(),
             shard,
             subtotals: args.subtotals.clone(),
+            mpi: mpi_flag(args),
         })
     }
 }
@@ -299,6 +303,16 @@ pub fn parse_sizes(text: &str) -> Result<(RangeInclusive<u32>, bool), String> {
             Ok((a..=b, true))
         }
     }
+}
+
+#[cfg(feature = "mpi")]
+fn mpi_flag(args: &CountArgs) -> bool {
+    args.mpi
+}
+
+#[cfg(not(feature = "mpi"))]
+fn mpi_flag(_: &CountArgs) -> bool {
+    false
 }
 
 /// Parses `I/K` with 0 <= I < K.

@@ -35,6 +35,8 @@ struct Row {
     known_unique: Option<u128>,
     #[serde(rename = "match")]
     matches: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ranks: Option<usize>,
 }
 
 /// The solutions by the size of their class: how many classes of 2, 4 and 8 boards.
@@ -51,7 +53,7 @@ struct ClassSizes {
 }
 
 impl Row {
-    fn new(count: &Count, elapsed: Duration) -> Row {
+    fn new(count: &Count, elapsed: Duration, ranks: Option<usize>) -> Row {
         let known = known::total(count.n);
         let unique = count.classes.map(|c| c.unique());
         let known_unique = unique.and(known::unique(count.n));
@@ -78,6 +80,7 @@ impl Row {
             known,
             known_unique,
             matches,
+            ranks,
         }
     }
 }
@@ -134,7 +137,7 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
             continue;
         }
         let count = counter.finish(&job, ran.values.values().sum());
-        let row = Row::new(&count, started.elapsed());
+        let row = Row::new(&count, started.elapsed(), ran.ranks);
         match config.style {
             OutputStyle::Plain => match row.unique {
                 Some(unique) => writeln!(out, "{} {unique}", row.solutions)?,
@@ -156,6 +159,12 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
             }
         }
         out.flush()?;
+        if let (Some(ranks), OutputStyle::Plain) = (row.ranks, config.style) {
+            match ranks {
+                1 => eprintln!("1 MPI rank took part (rank 0 counting every task)"),
+                _ => eprintln!("{ranks} MPI ranks took part (rank 0 dealing out the tasks)"),
+            }
+        }
         if row.matches == Some(false) {
             eprintln!(
                 "error: n = {n}: counted {} solutions ({} unique), but OEIS A000170 and A002562 give {} ({})",
@@ -173,6 +182,8 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
 /// What one board size's run produced: the value of every task it covers.
 struct Ran {
     values: BTreeMap<usize, u128>,
+    /// How many MPI ranks took part, for a distributed count.
+    ranks: Option<usize>,
 }
 
 /// Runs the tasks of `job` that this command covers (all, or one shard's), resuming from and
@@ -209,13 +220,8 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &Job) -> Result<Ran> {
             Some(journal)
         }
     };
-    let todo: Vec<usize> = ids
-        .iter()
-        .copied()
-        .filter(|id| !values.contains_key(id))
-        .collect();
     let journal_error: Mutex<Option<nqueens::Error>> = Mutex::new(None);
-    let results = counter.run(job, &todo, &|id, value| {
+    let record = |id: usize, value: u128| {
         if let Some(journal) = &journal {
             let mut journal = journal.lock().unwrap_or_else(|e| e.into_inner());
             if let Err(e) = journal.append(id, value) {
@@ -225,7 +231,21 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &Job) -> Result<Ran> {
                     .get_or_insert(e);
             }
         }
-    })?;
+    };
+    let mut ranks = None;
+    if config.mpi {
+        let distributed = distribute(counter, job, &ids, &values, &record)?;
+        values = distributed.values;
+        ranks = Some(distributed.ranks);
+    } else {
+        let todo: Vec<usize> = ids
+            .iter()
+            .copied()
+            .filter(|id| !values.contains_key(id))
+            .collect();
+        let results = counter.run(job, &todo, &record)?;
+        values.extend(todo.into_iter().zip(results));
+    }
     interrupt::forget_journal();
     if let Some(e) = journal_error
         .into_inner()
@@ -233,11 +253,63 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &Job) -> Result<Ran> {
     {
         return Err(e.into());
     }
-    values.extend(todo.into_iter().zip(results));
     if let Some(path) = &config.subtotals {
         write_subtotals(path, job, &values)?;
     }
-    Ok(Ran { values })
+    Ok(Ran { values, ranks })
+}
+
+/// The outcome of a count over MPI ranks, as rank 0 sees it.
+struct Distributed {
+    values: BTreeMap<usize, u128>,
+    ranks: usize,
+}
+
+/// Counts over the ranks of the MPI job this process belongs to. Only rank 0 returns: the
+/// others count what it deals them and then exit quietly.
+#[cfg(feature = "mpi")]
+fn distribute(
+    counter: &Counter,
+    job: &Job,
+    ids: &[usize],
+    done: &BTreeMap<usize, u128>,
+    record: &(dyn Fn(usize, u128) + Sync),
+) -> Result<Distributed> {
+    use mpi::traits::Communicator;
+    let Some(universe) = mpi::initialize() else {
+        bail!("cannot start MPI (was it started already?)");
+    };
+    let world = universe.world();
+    if let Some(launched) = nqueens::cluster::launcher_ranks() {
+        if launched > 1 && world.size() == 1 {
+            eprintln!(
+                "warning: the launcher started {launched} ranks, but this program sees only one: \
+                 it was probably built against another MPI library than the launcher's"
+            );
+        }
+    }
+    match nqueens::cluster::count(counter, job, ids, done, &world, record)? {
+        Some(result) => Ok(Distributed {
+            values: result.values,
+            ranks: result.ranks,
+        }),
+        None => {
+            // A worker rank: rank 0 reports. Leave MPI properly before exiting.
+            drop(universe);
+            std::process::exit(0);
+        }
+    }
+}
+
+#[cfg(not(feature = "mpi"))]
+fn distribute(
+    _: &Counter,
+    _: &Job,
+    _: &[usize],
+    _: &BTreeMap<usize, u128>,
+    _: &(dyn Fn(usize, u128) + Sync),
+) -> Result<Distributed> {
+    bail!("this build has no MPI support: rebuild with `--features mpi`")
 }
 
 /// Writes every task's value, through a temporary file renamed when complete.
