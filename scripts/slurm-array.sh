@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# A Slurm array job: each array task counts one shard of the board and writes its result;
+# a dependent job merges them. Submit with
+#
+#   jobid=$(sbatch --parsable --array=0-15 scripts/slurm-array.sh 20)
+#   sbatch --dependency=afterok:$jobid --wrap "nqueens merge shards/n20-*.json > n20.txt"
+#
+# Every shard keeps a checkpoint, so a requeued or preempted array task resumes.
+#SBATCH --job-name=nqueens
+#SBATCH --cpus-per-task=8
+#SBATCH --requeue
+set -euo pipefail
+n=${1:?usage: slurm-array.sh N}
+shard=${SLURM_ARRAY_TASK_ID:?run as a Slurm array job}
+shards=${SLURM_ARRAY_TASK_COUNT:?run as a Slurm array job}
+mkdir -p shards
+nqueens count "$n" -j "${SLURM_CPUS_PER_TASK:-$(nproc)}" --shard "$shard/$shards" \
+  --checkpoint "shards/n$n-$shard.journal" --quiet >"shards/n$n-$shard.part"
+mv "shards/n$n-$shard.part" "shards/n$n-$shard.json"
