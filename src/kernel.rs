@@ -345,7 +345,9 @@ fn has_bmi() -> bool {
         && std::is_x86_feature_detected!("lzcnt")
 }
 
-/// The search of [`visit`]; inlined into each instruction-set variant.
+/// The search of [`visit`]; inlined into each instruction-set variant. It repeats the walk
+/// of [`search`] with the columns kept: sharing one generic walk between the two (tried,
+/// with a closure for the last five rows) made the counting search 5 to 14% slower.
 #[inline(always)]
 fn visit_search(board: Subboard, prefix: &[u8], visit: &mut impl FnMut(&[u8]) -> bool) -> bool {
     let rows = board.rows_left() as usize;

@@ -20,6 +20,20 @@ fn spawn(args: &[&str]) -> Child {
         .unwrap()
 }
 
+/// A count of n = 17 (seconds on two cores) with a journal at `path`.
+fn checkpointed_count_17(path: &str) -> [&str; 8] {
+    [
+        "count",
+        "17",
+        "-j",
+        "2",
+        "--split-depth",
+        "2",
+        "--checkpoint",
+        path,
+    ]
+}
+
 fn records(journal: &Path) -> usize {
     std::fs::read_to_string(journal)
         .map(|t| t.lines().count().saturating_sub(1))
@@ -41,16 +55,7 @@ fn resume_after_sigkill_at_several_points_gives_the_exact_count() {
     for (i, kill_at) in [1usize, 20, 120].into_iter().enumerate() {
         let journal = dir.path().join(format!("j{i}"));
         let path = journal.to_str().unwrap();
-        let args = [
-            "count",
-            "17",
-            "-j",
-            "2",
-            "--split-depth",
-            "2",
-            "--checkpoint",
-            path,
-        ];
+        let args = checkpointed_count_17(path);
         let mut child = spawn(&args);
         wait_for_records(&mut child, &journal, kill_at);
         child.kill().unwrap(); // SIGKILL
@@ -86,16 +91,7 @@ fn sigterm_keeps_the_journal_says_how_to_resume_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("j");
     let path = journal.to_str().unwrap();
-    let args = [
-        "count",
-        "17",
-        "-j",
-        "2",
-        "--split-depth",
-        "2",
-        "--checkpoint",
-        path,
-    ];
+    let args = checkpointed_count_17(path);
     let mut child = spawn(&args);
     wait_for_records(&mut child, &journal, 5);
     std::process::Command::new("kill")
