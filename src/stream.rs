@@ -21,10 +21,10 @@ use crate::error::Error;
 use crate::format::{Format, Writer};
 use crate::kernel::{self, Subboard};
 use crate::known;
-use rayon::prelude::*;
 use std::io::{ErrorKind, Write};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 /// The order of the solutions in the stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -65,10 +65,14 @@ struct Piece {
     count: u64,
 }
 
-/// Solutions a task should hold at most, on average, for memory to stay bounded.
+/// Solutions a task should hold, on average, at most: small tasks balance the threads.
 const SOLUTIONS_PER_TASK: u128 = 65_536;
-/// Tasks per thread in a chunk.
+/// Tasks per thread that may be started ahead of the one being written.
 const TASKS_PER_THREAD: usize = 4;
+/// A task's output goes to the writer in blocks of about this size...
+const BLOCK_BYTES: usize = 1 << 16;
+/// ...of which at most this many wait per task.
+const BLOCKS_PER_TASK: usize = 4;
 
 /// Writes every solution of the n x n board to `out` in `format`.
 pub fn solve(
@@ -85,73 +89,75 @@ pub fn solve(
         Some(t) => t,
         None => driver::default_threads(),
     };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::ThreadPool(e.to_string()))?;
     let mirrored = options.order == Order::Unordered;
     let depth = choose_depth(n, threads, mirrored);
     let writer = format.writer();
     // The SVG header needs the number of boards; the others need nothing ahead.
-    let expected = match (format, options.limit) {
-        (Format::Svg, limit) => {
-            let total = crate::Counter::new().threads(threads).count(n)?.solutions;
+    let expected = match (format, options.limit, known::total(n)) {
+        (Format::Svg, limit, Some(total)) => {
             let total = u64::try_from(total).unwrap_or(u64::MAX);
             limit.map_or(total, |l| l.min(total))
         }
-        (_, limit) => limit.unwrap_or(0),
+        (Format::Svg, Some(limit), None) => limit,
+        (Format::Svg, None, None) => {
+            let total = crate::Counter::new().threads(threads).count(n)?.solutions;
+            u64::try_from(total).unwrap_or(u64::MAX)
+        }
+        (_, limit, _) => limit.unwrap_or(0),
     };
     let stop = AtomicBool::new(false);
-    let (sender, receiver) = sync_channel::<Vec<Piece>>(1);
+    // Tasks are taken in order; each gets a channel of blocks, handed to the writer in the
+    // same order. Bounded channels keep memory bounded: a worker ahead of the writer waits.
+    let queue = Mutex::new(Prefixes::new(n, depth, mirrored));
+    let (order, tasks_in_order) = sync_channel::<Receiver<Piece>>(TASKS_PER_THREAD * threads);
 
     std::thread::scope(|scope| {
-        let writing = scope.spawn(|| {
-            let mut sink = Sink {
-                out,
-                writer,
-                format,
-                n: n as usize,
-                limit: options.limit,
-                written: 0,
-            };
-            let result = sink.run(receiver, expected);
-            stop.store(true, Ordering::Relaxed);
-            result.map(|closed| StreamSummary {
-                solutions: sink.written,
-                output_closed: closed,
-            })
-        });
-        let mut prefixes = Prefixes::new(n, depth, mirrored);
-        let chunk = TASKS_PER_THREAD * threads;
-        loop {
-            let tasks: Vec<(Vec<u8>, Subboard)> = prefixes.by_ref().take(chunk).collect();
-            if tasks.is_empty() || stop.load(Ordering::Relaxed) {
-                break;
-            }
-            let pieces = pool.install(|| {
-                tasks
-                    .par_iter()
-                    .with_max_len(1)
-                    .map(|(prefix, board)| {
-                        run_task(
-                            n,
-                            format,
-                            writer,
-                            prefix,
-                            *board,
-                            mirrored,
-                            options.limit,
-                            &stop,
-                        )
-                    })
-                    .collect()
+        for _ in 0..threads {
+            let order = order.clone();
+            let (queue, stop) = (&queue, &stop);
+            scope.spawn(move || {
+                loop {
+                    let (task, blocks) = {
+                        let mut queue = queue.lock().unwrap_or_else(|e| e.into_inner());
+                        let Some(task) = queue.next() else { break };
+                        let (blocks, receiver) = sync_channel::<Piece>(BLOCKS_PER_TASK);
+                        if stop.load(Ordering::Relaxed) || order.send(receiver).is_err() {
+                            break;
+                        }
+                        (task, blocks)
+                    };
+                    let (prefix, board) = task;
+                    run_task(
+                        n,
+                        format,
+                        writer,
+                        &prefix,
+                        board,
+                        mirrored,
+                        options.limit,
+                        stop,
+                        &blocks,
+                    );
+                }
             });
-            if sender.send(pieces).is_err() {
-                break;
-            }
         }
-        drop(sender);
-        writing.join().expect("the writer thread does not panic")
+        drop(order);
+        let mut sink = Sink {
+            out,
+            writer,
+            format,
+            n: n as usize,
+            limit: options.limit,
+            written: 0,
+        };
+        let result = sink.run(tasks_in_order, expected);
+        // Whatever ended the writing (the end, the limit, a closed pipe, an error), the
+        // workers stop at their next solution; their channels are gone with the receiver.
+        stop.store(true, Ordering::Relaxed);
+        result.map(|closed| StreamSummary {
+            solutions: sink.written,
+            output_closed: closed,
+        })
     })
 }
 
@@ -166,7 +172,8 @@ fn run_task(
     mirrored: bool,
     limit: Option<u64>,
     stop: &AtomicBool,
-) -> Piece {
+    blocks: &SyncSender<Piece>,
+) {
     let keep_ends = limit.is_some();
     let limit = limit.unwrap_or(u64::MAX);
     let mut piece = Piece {
@@ -197,17 +204,34 @@ fn run_task(
         piece.count += 1;
     };
     let mut image = [0u8; 32];
+    let mut sent = 0u64;
+    let mut going = true;
     kernel::visit(board, prefix, &mut |solution| {
         emit(solution, 0, &mut piece);
-        if mirrored && n > 1 && piece.count < limit {
+        if mirrored && n > 1 && sent + piece.count < limit {
             for (m, &c) in image.iter_mut().zip(solution) {
                 *m = (n - 1) as u8 - c;
             }
             emit(&image[..solution.len()], 1, &mut piece);
         }
-        piece.count < limit && !stop.load(Ordering::Relaxed)
+        if piece.bytes.len() >= BLOCK_BYTES {
+            sent += piece.count;
+            let full = std::mem::replace(
+                &mut piece,
+                Piece {
+                    bytes: Vec::with_capacity(BLOCK_BYTES + 4096),
+                    ends: Vec::new(),
+                    count: 0,
+                },
+            );
+            // The writer has gone (limit, closed pipe, error): stop.
+            going = blocks.send(full).is_ok();
+        }
+        going && sent + piece.count < limit && !stop.load(Ordering::Relaxed)
     });
-    piece
+    if going && piece.count > 0 {
+        let _ = blocks.send(piece);
+    }
 }
 
 /// The `perm` line of the previous solution, kept so that the next one (which shares all but
@@ -274,18 +298,14 @@ struct Sink<'a> {
 
 impl Sink<'_> {
     /// Writes everything; returns whether the output was closed early.
-    fn run(
-        &mut self,
-        receiver: std::sync::mpsc::Receiver<Vec<Piece>>,
-        expected: u64,
-    ) -> Result<bool, Error> {
+    fn run(&mut self, tasks: Receiver<Receiver<Piece>>, expected: u64) -> Result<bool, Error> {
         let mut head = Vec::new();
         self.writer.begin(self.n, expected, &mut head);
         if let Some(closed) = self.put(&head)? {
             return Ok(closed);
         }
-        for pieces in receiver {
-            for piece in pieces {
+        for blocks in tasks {
+            for piece in blocks {
                 if let Some(closed) = self.piece(&piece)? {
                     return Ok(closed);
                 }
@@ -372,7 +392,7 @@ fn choose_depth(n: u32, threads: usize, mirrored: bool) -> u32 {
     let deepest = n.min(crate::split::MAX_DEPTH);
     let mut depth = 1;
     while depth < deepest {
-        let tasks = Prefixes::new(n, depth, mirrored).take(1 << 20).count() as u128;
+        let tasks = Prefixes::new(n, depth, mirrored).count_up_to(1 << 20) as u128;
         let enough_tasks = tasks >= (64 * threads) as u128;
         if tasks >= 1 << 20 || enough_tasks && total / tasks.max(1) <= SOLUTIONS_PER_TASK {
             break;
@@ -429,10 +449,9 @@ impl Prefixes {
     }
 }
 
-impl Iterator for Prefixes {
-    type Item = (Vec<u8>, Subboard);
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl Prefixes {
+    /// Moves to the next prefix; returns the board after it, or `None` at the end.
+    fn advance(&mut self) -> Option<Subboard> {
         if !self.started {
             self.started = true;
             let empty = Subboard::empty(self.n);
@@ -451,12 +470,29 @@ impl Iterator for Prefixes {
             self.prefix.push(bit.trailing_zeros() as u8);
             let next = board.place(bit);
             if self.prefix.len() == self.depth {
-                return Some((self.prefix.clone(), next));
+                return Some(next);
             }
             let allowed = self.allowed(next);
             self.stack.push((next, allowed));
         }
         None
+    }
+
+    /// How many prefixes there are, counting no further than `cap`.
+    fn count_up_to(mut self, cap: usize) -> usize {
+        let mut count = 0;
+        while count < cap && self.advance().is_some() {
+            count += 1;
+        }
+        count
+    }
+}
+
+impl Iterator for Prefixes {
+    type Item = (Vec<u8>, Subboard);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.advance().map(|board| (self.prefix.clone(), board))
     }
 }
 
