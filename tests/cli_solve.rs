@@ -120,12 +120,35 @@ fn closed_pipe_ends_the_run_quietly_and_quickly(n: &str) {
         .unwrap();
     assert!(status.success(), "{status:?} {stderr}");
     assert_eq!(stderr, "");
-    // Counting n = 17 takes seconds; stopping must not wait for it.
+    // Counting the board takes seconds or years; stopping must not wait for it.
     assert!(
         started.elapsed() < Duration::from_secs(3),
         "{:?}",
         started.elapsed()
     );
+}
+
+#[test]
+fn closed_pipe_on_n17_ends_the_run_quietly_and_quickly() {
+    closed_pipe_ends_the_run_quietly_and_quickly("17");
+}
+
+/// Regression: the writer used to wait for whole chunks of tasks, each of which holds
+/// billions of solutions at n = 27, so `solve 27 | head -1` never ended.
+#[test]
+fn closed_pipe_on_a_huge_board_does_not_wait_for_whole_tasks() {
+    closed_pipe_ends_the_run_quietly_and_quickly("27");
+}
+
+/// Regression: the SVG header's board count came from counting the whole board, hours at
+/// n = 20, even with a limit of three boards.
+#[test]
+fn svg_with_a_limit_does_not_count_the_whole_board() {
+    let started = Instant::now();
+    let svg = stdout(&["solve", "20", "-f", "svg", "--limit", "3"]);
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let text = String::from_utf8(svg).unwrap();
+    assert_eq!(text.matches("<g class=\"board\"").count(), 3);
 }
 
 #[test]
