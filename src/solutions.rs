@@ -5,7 +5,7 @@ use crate::driver;
 use crate::error::Error;
 use crate::kernel::{self, Subboard};
 use crate::solution::Solution;
-use crate::stream::Prefixes;
+use crate::split::Prefixes;
 use std::collections::VecDeque;
 
 /// The solutions of an n x n board in lexicographic order of their column lists; see

@@ -5,7 +5,10 @@
 //! n-1-c) is again a solution, so only prefixes whose first queen is in the left half are
 //! searched, and each counts twice. For odd n, a first queen on the middle column is its own
 //! mirror; there the second queen (never on the middle column too) is taken in the left half
-//! and counts twice, so such prefixes are at least two rows long.
+//! and counts twice, so the prefixes of odd boards are at least two rows long.
+//!
+//! The prefixes are generated lazily by [`Prefixes`], which the solution streams share (they
+//! need all prefixes, in order, without holding them all).
 //!
 //! Tasks are numbered in lexicographic order of their prefixes. Progress, checkpoints, shards
 //! and cluster ranks all speak of these numbers, so the order is part of the interface: for a
@@ -29,76 +32,122 @@ pub struct Task {
 
 /// All tasks of an n x n board split at `depth` rows, in task-number order.
 ///
-/// `depth` is clamped to `1..=min(n, MAX_DEPTH)`; the middle-column prefixes of odd n are
-/// always at least two rows long (one row for n = 1, which has nothing beside its middle).
+/// `depth` is clamped by [`clamp_depth`]: 1 to `min(n, MAX_DEPTH)`, and at least 2 on odd
+/// boards (whose middle-column prefixes need a second row).
 pub fn tasks(n: u32, depth: u32) -> Vec<Task> {
     assert!((1..=32).contains(&n), "board size {n} out of range");
-    let depth = clamp_depth(n, depth);
-    let empty = Subboard::empty(n);
-    let mut out = Vec::new();
-    let mut prefix = Vec::with_capacity(depth as usize);
-    for column in 0..n {
-        let bit = 1u32 << column;
-        prefix.push(column as u8);
-        let board = empty.place(bit);
-        if 2 * column + 1 < n {
-            extend(board, depth - 1, u32::MAX, &mut prefix, 2, &mut out);
-        } else if 2 * column + 1 == n {
-            if n == 1 {
-                out.push(Task {
-                    prefix: prefix.clone(),
-                    board,
-                    multiplicity: 1,
-                });
-            } else {
-                // The second queen in the left half only; it is never on the middle column.
-                let left_half = (1u32 << (n / 2)) - 1;
-                let rows = depth.max(2) - 1;
-                extend(board, rows, left_half, &mut prefix, 2, &mut out);
-            }
-        }
-        prefix.pop();
-    }
-    out
-}
-
-/// The split depth used when `depth` is asked for: 1 to the board size, at most `MAX_DEPTH`.
-pub fn clamp_depth(n: u32, depth: u32) -> u32 {
-    depth.clamp(1, n.min(MAX_DEPTH))
-}
-
-/// Appends every placement of `rows` more rows below `prefix`, the first of them restricted to
-/// `first_row_columns`.
-fn extend(
-    board: Subboard,
-    rows: u32,
-    first_row_columns: u32,
-    prefix: &mut Vec<u8>,
-    multiplicity: u8,
-    out: &mut Vec<Task>,
-) {
-    if rows == 0 {
-        out.push(Task {
-            prefix: prefix.clone(),
+    // The one-queen board is its own mirror image.
+    let multiplicity = if n == 1 { 1 } else { 2 };
+    Prefixes::new(n, clamp_depth(n, depth), true)
+        .map(|(prefix, board)| Task {
+            prefix,
             board,
             multiplicity,
-        });
-        return;
+        })
+        .collect()
+}
+
+/// The split depth used when `depth` is asked for: 1 to the board size, at most `MAX_DEPTH`,
+/// and at least 2 on odd boards larger than 1.
+pub fn clamp_depth(n: u32, depth: u32) -> u32 {
+    let least = if n % 2 == 1 && n > 1 { 2 } else { 1 };
+    depth.clamp(least, n.min(MAX_DEPTH).max(least))
+}
+
+/// The prefixes of `depth` rows in lexicographic order, generated lazily (as pairs of the
+/// prefix and the board after it): all of them, or (mirrored) those whose mirror image comes
+/// later, the first row's left half and, on odd
+/// boards, the middle column with a second row in the left half. Depth is at least 2 for
+/// mirrored odd boards (at most n).
+pub struct Prefixes {
+    n: u32,
+    depth: usize,
+    mirrored: bool,
+    /// For each placed row: the board before it and the columns still to try.
+    stack: Vec<(Subboard, u32)>,
+    prefix: Vec<u8>,
+    started: bool,
+}
+
+impl Prefixes {
+    /// The prefixes of `depth` rows of the n x n board (depth clamped to what the board
+    /// allows), all of them or (`mirrored`) only those whose mirror image comes later.
+    pub fn new(n: u32, depth: u32, mirrored: bool) -> Prefixes {
+        let min = if mirrored && n % 2 == 1 && n > 1 {
+            2
+        } else {
+            1
+        };
+        Prefixes {
+            n,
+            depth: depth.clamp(min, n) as usize,
+            mirrored,
+            stack: Vec::new(),
+            prefix: Vec::new(),
+            started: false,
+        }
     }
-    let mut free = board.free() & first_row_columns;
-    while free != 0 {
-        let bit = free & free.wrapping_neg();
-        free ^= bit;
-        prefix.push(bit.trailing_zeros() as u8);
-        extend(
-            board.place(bit),
-            rows - 1,
-            u32::MAX,
-            prefix,
-            multiplicity,
-            out,
-        );
-        prefix.pop();
+
+    /// The columns allowed in the next row, given the prefix so far.
+    fn allowed(&self, board: Subboard) -> u32 {
+        let n = self.n;
+        let mut free = board.free();
+        if self.mirrored && n > 1 {
+            let left_half = (1u32 << (n / 2)) - 1;
+            match self.prefix.len() {
+                0 => free &= left_half | if n % 2 == 1 { 1 << (n / 2) } else { 0 },
+                1 if u32::from(self.prefix[0]) * 2 + 1 == n => free &= left_half,
+                _ => {}
+            }
+        }
+        free
+    }
+}
+
+impl Prefixes {
+    /// Moves to the next prefix; returns the board after it, or `None` at the end.
+    fn advance(&mut self) -> Option<Subboard> {
+        if !self.started {
+            self.started = true;
+            let empty = Subboard::empty(self.n);
+            let allowed = self.allowed(empty);
+            self.stack.push((empty, allowed));
+        }
+        while let Some(&mut (board, ref mut free)) = self.stack.last_mut() {
+            if *free == 0 {
+                self.stack.pop();
+                continue;
+            }
+            let bit = *free & free.wrapping_neg();
+            *free ^= bit;
+            // Replace this row's column in the prefix.
+            self.prefix.truncate(self.stack.len() - 1);
+            self.prefix.push(bit.trailing_zeros() as u8);
+            let next = board.place(bit);
+            if self.prefix.len() == self.depth {
+                return Some(next);
+            }
+            let allowed = self.allowed(next);
+            self.stack.push((next, allowed));
+        }
+        None
+    }
+
+    /// How many prefixes there are, counting no further than `cap`.
+    pub fn count_up_to(mut self, cap: usize) -> usize {
+        let mut count = 0;
+        while count < cap && self.advance().is_some() {
+            count += 1;
+        }
+        count
+    }
+}
+
+impl Iterator for Prefixes {
+    type Item = (Vec<u8>, Subboard);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.advance().map(|board| (self.prefix.clone(), board))
     }
 }
 
@@ -118,6 +167,25 @@ mod tests {
                 for task in &all {
                     assert!(2 * u32::from(task.prefix[0]) < n);
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn all_prefixes_are_lexicographic_and_cover_every_solution() {
+        for n in 1..=10 {
+            for depth in 1..=4 {
+                let all: Vec<(Vec<u8>, Subboard)> = Prefixes::new(n, depth, false).collect();
+                assert!(all.windows(2).all(|w| w[0].0 < w[1].0));
+                let total: u128 = all
+                    .iter()
+                    .map(|(_, b)| u128::from(crate::kernel::count(*b)))
+                    .sum();
+                assert_eq!(Some(total), crate::known::total(n), "n {n} depth {depth}");
+                assert_eq!(
+                    Prefixes::new(n, depth, false).count_up_to(usize::MAX),
+                    all.len()
+                );
             }
         }
     }

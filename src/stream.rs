@@ -21,6 +21,7 @@ use crate::error::Error;
 use crate::format::{Format, Writer};
 use crate::kernel::{self, Subboard};
 use crate::known;
+use crate::split::Prefixes;
 use std::io::{ErrorKind, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -402,100 +403,6 @@ fn choose_depth(n: u32, threads: usize, mirrored: bool) -> u32 {
     depth
 }
 
-/// The prefixes of `depth` rows in lexicographic order, generated lazily: all of them, or
-/// (mirrored) those whose mirror image comes later, the first row's left half and, on odd
-/// boards, the middle column with a second row in the left half. Depth is at least 2 for
-/// mirrored odd boards (at most n).
-pub(crate) struct Prefixes {
-    n: u32,
-    depth: usize,
-    mirrored: bool,
-    /// For each placed row: the board before it and the columns still to try.
-    stack: Vec<(Subboard, u32)>,
-    prefix: Vec<u8>,
-    started: bool,
-}
-
-impl Prefixes {
-    pub(crate) fn new(n: u32, depth: u32, mirrored: bool) -> Prefixes {
-        let min = if mirrored && n % 2 == 1 && n > 1 {
-            2
-        } else {
-            1
-        };
-        Prefixes {
-            n,
-            depth: depth.clamp(min, n) as usize,
-            mirrored,
-            stack: Vec::new(),
-            prefix: Vec::new(),
-            started: false,
-        }
-    }
-
-    /// The columns allowed in the next row, given the prefix so far.
-    fn allowed(&self, board: Subboard) -> u32 {
-        let n = self.n;
-        let mut free = board.free();
-        if self.mirrored && n > 1 {
-            let left_half = (1u32 << (n / 2)) - 1;
-            match self.prefix.len() {
-                0 => free &= left_half | if n % 2 == 1 { 1 << (n / 2) } else { 0 },
-                1 if u32::from(self.prefix[0]) * 2 + 1 == n => free &= left_half,
-                _ => {}
-            }
-        }
-        free
-    }
-}
-
-impl Prefixes {
-    /// Moves to the next prefix; returns the board after it, or `None` at the end.
-    fn advance(&mut self) -> Option<Subboard> {
-        if !self.started {
-            self.started = true;
-            let empty = Subboard::empty(self.n);
-            let allowed = self.allowed(empty);
-            self.stack.push((empty, allowed));
-        }
-        while let Some(&mut (board, ref mut free)) = self.stack.last_mut() {
-            if *free == 0 {
-                self.stack.pop();
-                continue;
-            }
-            let bit = *free & free.wrapping_neg();
-            *free ^= bit;
-            // Replace this row's column in the prefix.
-            self.prefix.truncate(self.stack.len() - 1);
-            self.prefix.push(bit.trailing_zeros() as u8);
-            let next = board.place(bit);
-            if self.prefix.len() == self.depth {
-                return Some(next);
-            }
-            let allowed = self.allowed(next);
-            self.stack.push((next, allowed));
-        }
-        None
-    }
-
-    /// How many prefixes there are, counting no further than `cap`.
-    fn count_up_to(mut self, cap: usize) -> usize {
-        let mut count = 0;
-        while count < cap && self.advance().is_some() {
-            count += 1;
-        }
-        count
-    }
-}
-
-impl Iterator for Prefixes {
-    type Item = (Vec<u8>, Subboard);
-
-    fn next(&mut self) -> Option<Self::Item> {
-        self.advance().map(|board| (self.prefix.clone(), board))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -504,24 +411,6 @@ mod tests {
         let mut out = Vec::new();
         solve(n, format, options, &mut out).unwrap();
         out
-    }
-
-    #[test]
-    fn prefixes_are_lexicographic_and_complete() {
-        for n in 1..=9 {
-            for depth in 1..=4 {
-                let all: Vec<Vec<u8>> = Prefixes::new(n, depth, false).map(|p| p.0).collect();
-                assert!(all.windows(2).all(|w| w[0] < w[1]));
-                let expected = crate::split::tasks(n, depth)
-                    .iter()
-                    .filter(|t| t.prefix.len() == depth.min(n) as usize)
-                    .count();
-                let half: Vec<Vec<u8>> = Prefixes::new(n, depth, true).map(|p| p.0).collect();
-                if n % 2 == 0 || depth >= 2 {
-                    assert_eq!(half.len(), expected, "n {n} depth {depth}");
-                }
-            }
-        }
     }
 
     #[test]
