@@ -312,23 +312,14 @@ impl Sink<'_> {
                 }
             }
         }
-        let mut tail = Vec::new();
-        self.writer.end(&mut tail);
-        if let Some(closed) = self.put(&tail)? {
-            return Ok(closed);
-        }
-        match self.out.flush() {
-            Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(true),
-            Err(e) => Err(Error::output(&e)),
-            Ok(()) => Ok(false),
-        }
+        self.close()
     }
 
     /// Writes one piece: `Some(closed)` when the stream is over.
     fn piece(&mut self, piece: &Piece) -> Result<Option<bool>, Error> {
         let room = self.limit.map_or(u64::MAX, |l| l - self.written);
         if room == 0 {
-            return self.finish_early();
+            return self.close().map(Some);
         }
         let take = piece.count.min(room);
         if take == 0 {
@@ -358,22 +349,22 @@ impl Sink<'_> {
         }
         self.written += take;
         if Some(self.written) == self.limit {
-            return self.finish_early();
+            return self.close().map(Some);
         }
         Ok(None)
     }
 
-    /// The limit is reached: close the set properly.
-    fn finish_early(&mut self) -> Result<Option<bool>, Error> {
+    /// Ends the set (its closing bytes, a flush): returns whether the reader had gone.
+    fn close(&mut self) -> Result<bool, Error> {
         let mut tail = Vec::new();
         self.writer.end(&mut tail);
         if let Some(closed) = self.put(&tail)? {
-            return Ok(Some(closed));
+            return Ok(closed);
         }
         match self.out.flush() {
-            Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(Some(true)),
+            Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(true),
             Err(e) => Err(Error::output(&e)),
-            Ok(()) => Ok(Some(false)),
+            Ok(()) => Ok(false),
         }
     }
 
