@@ -28,18 +28,15 @@ fn brute_force(n: u32) -> Vec<Vec<u32>> {
 
 #[test]
 fn iterator_gives_the_brute_force_set_in_lexicographic_order() {
-    for n in 1..=9 {
+    for n in 1..=10 {
         let expected = brute_force(n);
         let got: Vec<Vec<u32>> = solutions(n)
             .unwrap()
             .map(|s| s.columns().to_vec())
             .collect();
         assert_eq!(got, expected, "n = {n}");
+        assert_eq!(got.len() as u128, known::total(n).unwrap());
     }
-    let ten: Vec<_> = solutions(10).unwrap().collect();
-    assert_eq!(ten.len() as u128, known::total(10).unwrap());
-    assert!(ten.windows(2).all(|w| w[0] < w[1]));
-    assert!(ten.iter().all(|s| s.check().is_ok()));
 }
 
 #[test]
