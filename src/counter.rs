@@ -130,14 +130,8 @@ impl<'a> Counter<'a> {
 
     /// Validates the settings and builds the plan of a count of the n x n board.
     pub fn prepare(&self, n: u32) -> Result<Job, Error> {
-        if !(1..=32).contains(&n) {
-            return Err(Error::BoardSize(n));
-        }
-        let threads = match self.threads {
-            Some(0) => return Err(Error::NoThreads),
-            Some(t) => t,
-            None => driver::default_threads(),
-        };
+        Error::check_board_size(n)?;
+        let threads = driver::resolve_threads(self.threads)?;
         let split_depth = match self.split_depth {
             Some(d) if !(1..=split::MAX_DEPTH).contains(&d) => return Err(Error::SplitDepth(d)),
             Some(d) => Plan::effective_depth(n, self.symmetry, d),

@@ -52,6 +52,15 @@ where
     Ok(results)
 }
 
+/// The worker threads for a setting: `None` for one per core, and never zero.
+pub fn resolve_threads(threads: Option<usize>) -> Result<usize, Error> {
+    match threads {
+        Some(0) => Err(Error::NoThreads),
+        Some(t) => Ok(t),
+        None => Ok(default_threads()),
+    }
+}
+
 /// The number of threads to use when none is asked for: one per core the process may use.
 pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())

@@ -29,6 +29,15 @@ pub enum Error {
 }
 
 impl Error {
+    /// Checks that `n` is a board size the engines handle (1 to 32).
+    pub(crate) fn check_board_size(n: u32) -> Result<(), Error> {
+        if (1..=32).contains(&n) {
+            Ok(())
+        } else {
+            Err(Error::BoardSize(n))
+        }
+    }
+
     pub(crate) fn output(error: &std::io::Error) -> Error {
         Error::Output(error.to_string())
     }

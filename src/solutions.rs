@@ -24,9 +24,7 @@ pub struct Solutions {
 /// # Ok::<(), nqueens::Error>(())
 /// ```
 pub fn solutions(n: u32) -> Result<Solutions, Error> {
-    if !(1..=32).contains(&n) {
-        return Err(Error::BoardSize(n));
-    }
+    Error::check_board_size(n)?;
     Ok(Solutions {
         prefixes: Prefixes::new(n, 2, false),
         buffered: VecDeque::new(),
@@ -69,14 +67,8 @@ pub fn for_each_solution(
     threads: Option<usize>,
     visit: impl Fn(&[u8]) + Sync,
 ) -> Result<(), Error> {
-    if !(1..=32).contains(&n) {
-        return Err(Error::BoardSize(n));
-    }
-    let threads = match threads {
-        Some(0) => return Err(Error::NoThreads),
-        Some(t) => t,
-        None => driver::default_threads(),
-    };
+    Error::check_board_size(n)?;
+    let threads = driver::resolve_threads(threads)?;
     let tasks: Vec<(Vec<u8>, Subboard)> = Prefixes::new(n, 3, false).collect();
     driver::run(
         threads,

@@ -82,14 +82,8 @@ pub fn solve(
     options: &StreamOptions,
     out: &mut (dyn Write + Send),
 ) -> Result<StreamSummary, Error> {
-    if !(1..=32).contains(&n) {
-        return Err(Error::BoardSize(n));
-    }
-    let threads = match options.threads {
-        Some(0) => return Err(Error::NoThreads),
-        Some(t) => t,
-        None => driver::default_threads(),
-    };
+    Error::check_board_size(n)?;
+    let threads = driver::resolve_threads(options.threads)?;
     let mirrored = options.order == Order::Unordered;
     let depth = choose_depth(n, threads, mirrored);
     let writer = format.writer();
