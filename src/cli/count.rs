@@ -189,6 +189,11 @@ struct Ran {
 /// Runs the tasks of `job` that this command covers (all, or one shard's), resuming from and
 /// recording to the checkpoint journal when there is one, and writes the subtotals file.
 fn run_job(config: &CountConfig, counter: &Counter, job: &Job) -> Result<Ran> {
+    let cluster = if config.mpi {
+        Some(Cluster::join(counter, job)?)
+    } else {
+        None
+    };
     let ids: Vec<usize> = match config.shard {
         Some((index, shards)) => shard::partition(&job.weights, index, shards),
         None => (0..job.plan.len()).collect(),
@@ -233,8 +238,8 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &Job) -> Result<Ran> {
         }
     };
     let mut ranks = None;
-    if config.mpi {
-        let distributed = distribute(counter, job, &ids, &values, &record)?;
+    if let Some(cluster) = &cluster {
+        let distributed = cluster.count(counter, job, &ids, &values, &record)?;
         values = distributed.values;
         ranks = Some(distributed.ranks);
     } else {
@@ -265,51 +270,78 @@ struct Distributed {
     ranks: usize,
 }
 
-/// Counts over the ranks of the MPI job this process belongs to. Only rank 0 returns: the
-/// others count what it deals them and then exit quietly.
-#[cfg(feature = "mpi")]
-fn distribute(
-    counter: &Counter,
-    job: &Job,
-    ids: &[usize],
-    done: &BTreeMap<usize, u128>,
-    record: &(dyn Fn(usize, u128) + Sync),
-) -> Result<Distributed> {
-    use mpi::traits::Communicator;
-    let Some(universe) = mpi::initialize() else {
-        bail!("cannot start MPI (was it started already?)");
-    };
-    let world = universe.world();
-    if let Some(launched) = nqueens::cluster::launcher_ranks() {
-        if launched > 1 && world.size() == 1 {
-            eprintln!(
-                "warning: the launcher started {launched} ranks, but this program sees only one: \
-                 it was probably built against another MPI library than the launcher's"
-            );
+/// This process's place in an MPI job.
+struct Cluster {
+    #[cfg(feature = "mpi")]
+    universe: mpi::environment::Universe,
+    /// Without MPI there is no cluster to be part of: the type has no value.
+    #[cfg(not(feature = "mpi"))]
+    none: std::convert::Infallible,
+}
+
+impl Cluster {
+    /// Joins the MPI job. Every rank but 0 then counts what rank 0 deals it and exits quietly
+    /// here, before touching any file the user named (a journal, a subtotals file): those
+    /// belong to rank 0 alone.
+    #[cfg(feature = "mpi")]
+    fn join(counter: &Counter, job: &Job) -> Result<Cluster> {
+        use mpi::traits::Communicator;
+        let Some(universe) = mpi::initialize() else {
+            bail!("cannot start MPI (was it started already?)");
+        };
+        let world = universe.world();
+        if let Some(launched) = nqueens::cluster::launcher_ranks() {
+            if launched > 1 && world.size() == 1 {
+                eprintln!(
+                    "warning: the launcher started {launched} ranks, but this program sees only one: \
+                     it was probably built against another MPI library than the launcher's"
+                );
+            }
         }
-    }
-    match nqueens::cluster::count(counter, job, ids, done, &world, record)? {
-        Some(result) => Ok(Distributed {
-            values: result.values,
-            ranks: result.ranks,
-        }),
-        None => {
-            // A worker rank: rank 0 reports. Leave MPI properly before exiting.
+        if world.rank() != 0 {
+            nqueens::cluster::count(counter, job, &[], &BTreeMap::new(), &world, &|_, _| {})?;
+            // Leave MPI properly before exiting: rank 0 reports.
             drop(universe);
             std::process::exit(0);
         }
+        Ok(Cluster { universe })
     }
-}
 
-#[cfg(not(feature = "mpi"))]
-fn distribute(
-    _: &Counter,
-    _: &Job,
-    _: &[usize],
-    _: &BTreeMap<usize, u128>,
-    _: &(dyn Fn(usize, u128) + Sync),
-) -> Result<Distributed> {
-    bail!("this build has no MPI support: rebuild with `--features mpi`")
+    #[cfg(not(feature = "mpi"))]
+    fn join(_: &Counter, _: &Job) -> Result<Cluster> {
+        bail!("this build has no MPI support: rebuild with `--features mpi`")
+    }
+
+    /// Rank 0's side of the count: deals out `ids` (less those `done`), gathers the values.
+    #[cfg(feature = "mpi")]
+    fn count(
+        &self,
+        counter: &Counter,
+        job: &Job,
+        ids: &[usize],
+        done: &BTreeMap<usize, u128>,
+        record: &(dyn Fn(usize, u128) + Sync),
+    ) -> Result<Distributed> {
+        let world = self.universe.world();
+        let result = nqueens::cluster::count(counter, job, ids, done, &world, record)?
+            .expect("rank 0 gets the result");
+        Ok(Distributed {
+            values: result.values,
+            ranks: result.ranks,
+        })
+    }
+
+    #[cfg(not(feature = "mpi"))]
+    fn count(
+        &self,
+        _: &Counter,
+        _: &Job,
+        _: &[usize],
+        _: &BTreeMap<usize, u128>,
+        _: &(dyn Fn(usize, u128) + Sync),
+    ) -> Result<Distributed> {
+        match self.none {}
+    }
 }
 
 /// Writes every task's value, through a temporary file renamed when complete.
