@@ -338,7 +338,7 @@ unsafe fn visit_x86_bmi(
 
 /// Whether the processor has the instructions of the second build of the searches.
 #[cfg(target_arch = "x86_64")]
-fn has_bmi() -> bool {
+pub(crate) fn has_bmi() -> bool {
     std::is_x86_feature_detected!("popcnt")
         && std::is_x86_feature_detected!("bmi1")
         && std::is_x86_feature_detected!("bmi2")

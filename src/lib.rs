@@ -25,6 +25,7 @@ mod error;
 pub mod finish;
 pub mod format;
 pub mod full;
+pub mod join;
 pub mod kernel;
 pub mod known;
 pub mod parse;
