@@ -93,49 +93,31 @@ impl Shape {
     }
 }
 
-/// Every placement of non-attacking queens in one quarter, filed by (rows, columns) used.
+/// Every placement of non-attacking queens in the north-west quarter, filed by the (rows,
+/// columns) it uses. The other three quarters are its mirror images ([`View`]), so one table
+/// serves all four. An entry is two words of `2h - 1` bits: the anti-diagonals `i + j` and the
+/// main diagonals `i - j + h - 1` of its queens, in the quarter's own coordinates.
 struct Quarter {
     h: u32,
     /// `entries[offsets[key]..offsets[key + 1]]` for `key = rows << h | columns`.
     offsets: Vec<u32>,
-    entries: Vec<Diagonals>,
+    entries: Vec<[u32; 2]>,
 }
 
 impl Quarter {
-    fn build(shape: Shape, row0: u32, col0: u32) -> Quarter {
-        let h = shape.h;
+    fn build(h: u32) -> Quarter {
         let keys = 1usize << (2 * h);
         let mut offsets = vec![0u32; keys + 1];
-        walk_quarter(
-            shape,
-            row0,
-            col0,
-            0,
-            0,
-            0,
-            Diagonals::default(),
-            &mut |key, _| {
-                offsets[key + 1] += 1;
-            },
-        );
+        walk_quarter(h, 0, 0, 0, [0, 0], &mut |key, _| offsets[key + 1] += 1);
         for k in 0..keys {
             offsets[k + 1] += offsets[k];
         }
         let mut next = offsets.clone();
-        let mut entries = vec![Diagonals::default(); offsets[keys] as usize];
-        walk_quarter(
-            shape,
-            row0,
-            col0,
-            0,
-            0,
-            0,
-            Diagonals::default(),
-            &mut |key, d| {
-                entries[next[key] as usize] = d;
-                next[key] += 1;
-            },
-        );
+        let mut entries = vec![[0, 0]; offsets[keys] as usize];
+        walk_quarter(h, 0, 0, 0, [0, 0], &mut |key, d| {
+            entries[next[key] as usize] = d;
+            next[key] += 1;
+        });
         Quarter {
             h,
             offsets,
@@ -143,106 +125,114 @@ impl Quarter {
         }
     }
 
-    fn get(&self, rows: u32, columns: u32) -> &[Diagonals] {
-        let key = ((rows << self.h) | columns) as usize;
-        &self.entries[self.offsets[key] as usize..self.offsets[key + 1] as usize]
-    }
-
     fn bytes(&self) -> usize {
-        self.offsets.len() * 4 + self.entries.len() * std::mem::size_of::<Diagonals>()
+        self.offsets.len() * 4 + self.entries.len() * 8
     }
 }
 
 /// Places queens (or none) in the quarter's rows `i..`, calling `found` with every placement.
-#[allow(clippy::too_many_arguments)]
 fn walk_quarter(
-    shape: Shape,
-    row0: u32,
-    col0: u32,
+    h: u32,
     i: u32,
     rows: u32,
     columns: u32,
-    d: Diagonals,
-    found: &mut dyn FnMut(usize, Diagonals),
+    d: [u32; 2],
+    found: &mut dyn FnMut(usize, [u32; 2]),
 ) {
-    if i == shape.h {
-        found(((rows << shape.h) | columns) as usize, d);
+    if i == h {
+        found(((rows << h) | columns) as usize, d);
         return;
     }
-    walk_quarter(shape, row0, col0, i + 1, rows, columns, d, found);
-    for j in 0..shape.h {
-        if columns & (1 << j) != 0 {
-            continue;
-        }
-        let (r, c) = (row0 + i, col0 + j);
-        let queen = Diagonals {
-            anti: 1 << (r + c),
-            main: 1 << (r + shape.n - 1 - c),
-        };
-        if !d.meets(queen) {
-            let next = d.join(queen);
-            walk_quarter(
-                shape,
-                row0,
-                col0,
-                i + 1,
-                rows | 1 << i,
-                columns | 1 << j,
-                next,
-                found,
-            );
+    walk_quarter(h, i + 1, rows, columns, d, found);
+    for j in 0..h {
+        let queen = [1 << (i + j), 1 << (i + h - 1 - j)];
+        if columns & (1 << j) == 0 && (d[0] & queen[0]) | (d[1] & queen[1]) == 0 {
+            let next = [d[0] | queen[0], d[1] | queen[1]];
+            walk_quarter(h, i + 1, rows | 1 << i, columns | 1 << j, next, found);
         }
     }
 }
 
-/// The four quarter tables of one board size.
+/// One of the four quarters, seen through the north-west table: the left-right mirror swaps
+/// the two diagonal directions, the up-down flip reverses them, and each reverses the
+/// quarter's columns or rows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum View {
+    NorthWest,
+    NorthEast,
+    SouthWest,
+    SouthEast,
+}
+
+impl View {
+    /// The entries of this quarter that use `rows` and `columns` (in its own bit order: bit
+    /// `i` is its `i`-th row or column from the top or the left).
+    #[inline(always)]
+    fn get(self, q: &Quarter, rows: u32, columns: u32) -> &[[u32; 2]] {
+        let reverse = |x: u32| x.reverse_bits() >> (32 - q.h);
+        let (rows, columns) = match self {
+            View::NorthWest => (rows, columns),
+            View::NorthEast => (rows, reverse(columns)),
+            View::SouthWest => (reverse(rows), columns),
+            View::SouthEast => (reverse(rows), reverse(columns)),
+        };
+        let key = ((rows << q.h) | columns) as usize;
+        &q.entries[q.offsets[key] as usize..q.offsets[key + 1] as usize]
+    }
+
+    /// An entry's diagonals in whole-board coordinates.
+    #[inline(always)]
+    fn place(self, shape: Shape, entry: [u32; 2]) -> Diagonals {
+        let far = shape.far;
+        // Bit b of a quarter word becomes bit 2h - 2 - b.
+        let reverse = |x: u32| u64::from(x.reverse_bits() >> (33 - 2 * shape.h));
+        let [a, m] = entry.map(u64::from);
+        match self {
+            View::NorthWest => Diagonals {
+                anti: a,
+                main: m << far,
+            },
+            View::NorthEast => Diagonals {
+                anti: m << far,
+                main: a,
+            },
+            View::SouthWest => Diagonals {
+                anti: reverse(entry[1]) << far,
+                main: reverse(entry[0]) << (2 * far),
+            },
+            View::SouthEast => Diagonals {
+                anti: reverse(entry[0]) << (2 * far),
+                main: reverse(entry[1]) << far,
+            },
+        }
+    }
+}
+
+/// The quarter table of one board size.
 pub struct Tables {
-    north_west: Quarter,
-    north_east: Quarter,
-    south_west: Quarter,
-    south_east: Quarter,
+    quarter: Quarter,
 }
 
 impl Tables {
     fn build(shape: Shape) -> Tables {
-        let far = shape.far;
         Tables {
-            north_west: Quarter::build(shape, 0, 0),
-            north_east: Quarter::build(shape, 0, far),
-            south_west: Quarter::build(shape, far, 0),
-            south_east: Quarter::build(shape, far, far),
+            quarter: Quarter::build(shape.h),
         }
     }
 
     /// The memory the tables take, in bytes.
     pub fn bytes(&self) -> usize {
-        [
-            &self.north_west,
-            &self.north_east,
-            &self.south_west,
-            &self.south_east,
-        ]
-        .iter()
-        .map(|q| q.bytes())
-        .sum()
+        self.quarter.bytes()
     }
 }
 
-/// The memory the quarter tables of the n x n board take, in bytes, without building them:
-/// the placements are counted by the same walk.
+/// The memory the quarter table of the n x n board takes, in bytes, without building it: the
+/// placements are counted by the same walk.
 pub fn table_bytes(n: u32) -> usize {
-    let shape = Shape::new(n);
-    let far = shape.far;
-    [(0, 0), (0, far), (far, 0), (far, far)]
-        .iter()
-        .map(|&(r, c)| {
-            let mut entries = 0usize;
-            walk_quarter(shape, r, c, 0, 0, 0, Diagonals::default(), &mut |_, _| {
-                entries += 1
-            });
-            (1usize << (2 * shape.h)) * 4 + 4 + entries * std::mem::size_of::<Diagonals>()
-        })
-        .sum()
+    let h = Shape::new(n).h;
+    let mut entries = 0usize;
+    walk_quarter(h, 0, 0, 0, [0, 0], &mut |_, _| entries += 1);
+    ((1usize << (2 * h)) + 1) * 4 + entries * 8
 }
 
 /// The queens placed before the join (the middle row and column of odd boards) and what they
@@ -486,8 +476,10 @@ impl Plan {
         let h = self.shape.h;
         Side {
             shape: self.shape,
-            north: &tables.north_west,
-            south: &tables.south_west,
+            quarter: &tables.quarter,
+            north: View::NorthWest,
+            south: View::SouthWest,
+            first_column: 0,
             north_rows: unit.west_rows & ((1 << h) - 1),
             south_rows: unit.west_rows >> h,
             columns: (1 << h) - 1,
@@ -501,8 +493,10 @@ impl Plan {
         let rows = layout.rows ^ unit.west_rows;
         Side {
             shape: self.shape,
-            north: &tables.north_east,
-            south: &tables.south_east,
+            quarter: &tables.quarter,
+            north: View::NorthEast,
+            south: View::SouthEast,
+            first_column: self.shape.far,
             north_rows: rows & ((1 << h) - 1),
             south_rows: rows >> h,
             columns: layout.east,
@@ -613,8 +607,11 @@ struct Cursor {
 /// queens placed before the join (whose diagonals its patterns carry).
 struct Side<'t> {
     shape: Shape,
-    north: &'t Quarter,
-    south: &'t Quarter,
+    quarter: &'t Quarter,
+    north: View,
+    south: View,
+    /// The side's first column on the board.
+    first_column: u32,
     north_rows: u32,
     south_rows: u32,
     columns: u32,
@@ -622,13 +619,24 @@ struct Side<'t> {
 }
 
 impl Side<'_> {
+    /// The diagonals where this side's north and south queens can meet, as one word: `h`
+    /// anti-diagonals from the south quarter's first one, then `h` main diagonals likewise.
+    #[inline(always)]
+    fn key(&self, d: Diagonals) -> u64 {
+        let Shape { h, far, .. } = self.shape;
+        let window = (1u64 << h) - 1;
+        let anti = (d.anti >> (far + self.first_column)) & window;
+        let main = (d.main >> (2 * far - self.first_column)) & window;
+        anti | main << h
+    }
+
     /// Appends the patterns of this side's half-boards to `out`, from `cursor` on, until
     /// `out` holds `piece` or more; returns whether the side is done. `souths` is scratch.
     #[inline(always)]
     fn fill(
         &self,
         out: &mut Vec<u64>,
-        souths: &mut Vec<Diagonals>,
+        souths: &mut Vec<[u64; 2]>,
         piece: usize,
         cursor: &mut Cursor,
     ) -> bool {
@@ -637,34 +645,36 @@ impl Side<'_> {
             let north_cols = cursor.north_cols;
             if north_cols.count_ones() == k {
                 let south_cols = self.columns ^ north_cols;
-                // The south entries clear of the placed queens, once per column split.
+                // The south entries clear of the placed queens, once per column split, as
+                // (key, pattern): the key holds the diagonals a north entry could share.
                 souths.clear();
-                souths.extend(
-                    self.south
-                        .get(self.south_rows, south_cols)
-                        .iter()
-                        .filter(|s| !s.meets(self.blocked)),
-                );
-                let norths = self.north.get(self.north_rows, north_cols);
+                for &entry in self.south.get(self.quarter, self.south_rows, south_cols) {
+                    let s = self.south.place(self.shape, entry);
+                    if !s.meets(self.blocked) {
+                        souths.push([self.key(s), self.shape.pattern(s)]);
+                    }
+                }
+                let norths = self.north.get(self.quarter, self.north_rows, north_cols);
                 if souths.is_empty() {
                     cursor.north_at = norths.len();
                 }
                 while cursor.north_at < norths.len() {
-                    let n = norths[cursor.north_at];
+                    let n = self.north.place(self.shape, norths[cursor.north_at]);
                     cursor.north_at += 1;
                     if n.meets(self.blocked) {
                         continue;
                     }
-                    let taken = n.join(self.blocked);
+                    let key = self.key(n);
+                    let pattern = self.shape.pattern(n.join(self.blocked));
                     // Written without a branch on the data: every candidate is stored, and
                     // the end moves past it only when it fits.
                     let base = out.len();
                     out.resize(base + souths.len(), 0);
                     let slots = &mut out[base..];
                     let mut kept = 0;
-                    for &s in souths.iter() {
-                        slots[kept] = self.shape.pattern(taken.join(s));
-                        kept += usize::from(!s.meets(taken));
+                    for &[south_key, south_pattern] in souths.iter() {
+                        slots[kept] = pattern | south_pattern;
+                        kept += usize::from(key & south_key == 0);
                     }
                     out.truncate(base + kept);
                     if out.len() >= piece {
@@ -688,8 +698,14 @@ impl Side<'_> {
         loop {
             if north_cols.count_ones() == k {
                 let south_cols = self.columns ^ north_cols;
-                total += self.north.get(self.north_rows, north_cols).len() as u64
-                    * self.south.get(self.south_rows, south_cols).len() as u64;
+                total += self
+                    .north
+                    .get(self.quarter, self.north_rows, north_cols)
+                    .len() as u64
+                    * self
+                        .south
+                        .get(self.quarter, self.south_rows, south_cols)
+                        .len() as u64;
             }
             if north_cols == self.columns {
                 break;
@@ -1078,8 +1094,8 @@ fn and_count<const CHUNKS: usize, const WIDTH: usize>(
 struct Scratch {
     east: Vec<u64>,
     west: Vec<u64>,
-    west_souths: Vec<Diagonals>,
-    east_souths: Vec<Diagonals>,
+    west_souths: Vec<[u64; 2]>,
+    east_souths: Vec<[u64; 2]>,
     index: Index,
 }
 
