@@ -1,15 +1,16 @@
-//! Criterion benchmarks of both counting engines beside the textbook counter, in the same run.
+//! Criterion benchmarks of the counting engines (the join engine, and the search with each
+//! symmetry) beside the textbook counter, in the same run.
 //!
 //! Every benchmark asserts its count against OEIS A000170 before it is timed. At the end the
 //! median times are read back from criterion's estimates and printed as speed-ups over the
 //! textbook counter (the figure that stays meaningful on machines whose speed drifts), with
-//! each engine's nodes per second on one core (nodes as `nqueens::kernel::nodes_with`
+//! each search's nodes per second on one core (nodes as `nqueens::kernel::nodes_with`
 //! counts them, the same way for both engines).
 //!
 //! `cargo bench --bench count` (set `NQUEENS_BENCH_N=12,13,14` to choose the sizes).
 
 use criterion::{BenchmarkId, Criterion};
-use nqueens::{Counter, Plan, Symmetry, known, textbook};
+use nqueens::{Counter, Engine, Method, Plan, known, textbook};
 use std::hint::black_box;
 use std::path::PathBuf;
 
@@ -21,45 +22,51 @@ fn sizes() -> Vec<u32> {
 }
 
 /// A named way of counting.
-struct Method {
+struct Way {
     name: String,
-    engine: Option<(Symmetry, usize)>,
+    method: Option<(Method, usize)>,
 }
 
-impl Method {
+impl Way {
     fn count(&self, n: u32) -> u128 {
-        match self.engine {
+        match self.method {
             None => u128::from(textbook::count(n)),
-            Some((symmetry, threads)) => {
-                let counter = Counter::new().symmetry(symmetry).threads(threads);
-                counter.count(n).unwrap().solutions
+            Some((method, threads)) => {
+                let counter = match method {
+                    Method::Join => Counter::new().engine(Engine::Join),
+                    Method::Full => Counter::new().engine(Engine::Dfs),
+                    Method::Mirror => Counter::new()
+                        .engine(Engine::Dfs)
+                        .symmetry(nqueens::Symmetry::Mirror),
+                };
+                counter.threads(threads).count(n).unwrap().solutions
             }
         }
     }
 }
 
-/// The methods compared: the textbook counter, then each engine on one and on all threads.
-fn methods() -> Vec<Method> {
+/// The ways compared: the textbook counter, then each engine on one and on all threads.
+fn ways() -> Vec<Way> {
     let all = nqueens::driver::default_threads();
-    let mut methods = vec![Method {
+    let mut ways = vec![Way {
         name: "textbook".into(),
-        engine: None,
+        method: None,
     }];
-    for symmetry in [Symmetry::Full, Symmetry::Mirror] {
+    for method in [Method::Join, Method::Full, Method::Mirror] {
         for threads in [1, all] {
-            methods.push(Method {
-                name: format!("{}-{threads}t", symmetry.name()),
-                engine: Some((symmetry, threads)),
+            ways.push(Way {
+                name: format!("{}-{threads}t", method.name()),
+                method: Some((method, threads)),
             });
         }
     }
-    methods.dedup_by(|a, b| a.name == b.name);
-    methods
+    ways.dedup_by(|a, b| a.name == b.name);
+    ways
 }
 
 fn main() {
     let mut criterion = Criterion::default().sample_size(10).configure_from_args();
-    let methods = methods();
+    let methods = ways();
     for &n in &sizes() {
         let expected = known::total(n).expect("benchmark sizes must be in the known table");
         let mut group = criterion.benchmark_group(format!("count-{n}"));
@@ -80,15 +87,15 @@ fn main() {
     print_ratios(&sizes(), &methods);
 }
 
-/// The nodes one engine's search visits for the n x n board.
-fn nodes(n: u32, symmetry: Symmetry) -> u64 {
-    let plan = Plan::new(n, symmetry, Plan::auto_depth(n, symmetry, 1));
+/// The nodes one search visits for the n x n board.
+fn nodes(n: u32, method: Method) -> Option<u64> {
+    let plan = Plan::new(n, method, Plan::auto_depth(n, method, 1));
     (0..plan.len()).map(|i| plan.nodes(i)).sum()
 }
 
 /// Prints each method's speed-up over the textbook counter from criterion's saved medians,
-/// and each engine's nodes per second on one thread.
-fn print_ratios(sizes: &[u32], methods: &[Method]) {
+/// and each search's nodes per second (the join engine searches no tree) on one thread.
+fn print_ratios(sizes: &[u32], methods: &[Way]) {
     let dir = std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("target"))
@@ -111,10 +118,9 @@ fn print_ratios(sizes: &[u32], methods: &[Method]) {
             .filter_map(|m| median(&m.name).map(|t| format!("{} {:.2}x", m.name, base / t)))
             .collect();
         println!("  n = {n}: {}", cells.join(", "));
-        for symmetry in [Symmetry::Full, Symmetry::Mirror] {
-            let name = format!("{}-1t", symmetry.name());
-            if let Some(seconds) = median(&name) {
-                let nodes = nodes(n, symmetry);
+        for method in [Method::Full, Method::Mirror] {
+            let name = format!("{}-1t", method.name());
+            if let (Some(seconds), Some(nodes)) = (median(&name), nodes(n, method)) {
                 println!(
                     "    {name}: {nodes} nodes, {:.0} million nodes per second",
                     nodes as f64 / seconds / 1e6

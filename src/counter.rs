@@ -1,9 +1,9 @@
 //! Counting all solutions of a board: the builder that ties split, kernel and driver together.
 
-use crate::engine::{Plan, Symmetry};
+use crate::engine::{Engine, Method, Plan, Symmetry};
 use crate::error::Error;
 use crate::symmetry::{Classes, rotation_fixed};
-use crate::{driver, split};
+use crate::{driver, join, split};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// How far a count has got; passed to the progress callback after every finished task.
@@ -24,8 +24,10 @@ pub struct Progress {
 pub struct Job {
     /// The board size.
     pub n: u32,
-    /// The engine.
+    /// The symmetry asked of the search.
     pub symmetry: Symmetry,
+    /// The engine that counts, settled for this `n`.
+    pub method: Method,
     /// The split depth the plan uses.
     pub split_depth: u32,
     /// Worker threads.
@@ -51,8 +53,10 @@ pub struct Count {
     pub split_depth: u32,
     /// How many worker threads ran.
     pub threads: usize,
-    /// The engine that counted.
+    /// The symmetry asked of the search.
     pub symmetry: Symmetry,
+    /// The engine that counted.
+    pub method: Method,
     /// The solutions by the size of their class of equivalent boards, when asked for
     /// ([`Counter::unique`]); `classes.unique()` is the number of unique solutions.
     pub classes: Option<Classes>,
@@ -74,6 +78,8 @@ pub struct Counter<'a> {
     threads: Option<usize>,
     split_depth: Option<u32>,
     symmetry: Symmetry,
+    engine: Engine,
+    max_memory: Option<u64>,
     unique: bool,
     progress: Option<&'a ProgressFn<'a>>,
 }
@@ -96,9 +102,31 @@ impl<'a> Counter<'a> {
         self
     }
 
-    /// Chooses the engine (default: [`Symmetry::Full`]).
+    /// Chooses the symmetry the search uses (default: [`Symmetry::Full`]).
     pub fn symmetry(mut self, symmetry: Symmetry) -> Self {
         self.symmetry = symmetry;
+        self
+    }
+
+    /// Chooses the engine (default: [`Engine::Auto`]).
+    ///
+    /// ```
+    /// use nqueens::{Counter, Engine, Method};
+    /// let count = Counter::new().engine(Engine::Join).count(12)?;
+    /// assert_eq!((count.solutions, count.method), (14_200, Method::Join));
+    /// # Ok::<(), nqueens::Error>(())
+    /// ```
+    pub fn engine(mut self, engine: Engine) -> Self {
+        self.engine = engine;
+        self
+    }
+
+    /// Keeps the join engine's data within `bytes` (its quarter table and the half-boards
+    /// each thread holds): it then joins in smaller pieces. When even the smallest pieces do
+    /// not fit, [`Engine::Auto`] counts with the search, which needs next to no memory, and
+    /// [`Engine::Join`] fails.
+    pub fn max_memory(mut self, bytes: u64) -> Self {
+        self.max_memory = Some(bytes);
         self
     }
 
@@ -132,12 +160,31 @@ impl<'a> Counter<'a> {
     pub fn prepare(&self, n: u32) -> Result<Job, Error> {
         Error::check_board_size(n)?;
         let threads = driver::resolve_threads(self.threads)?;
+        if let Some(d) = self
+            .split_depth
+            .filter(|d| !(1..=split::MAX_DEPTH).contains(d))
+        {
+            return Err(Error::SplitDepth(d));
+        }
+        let mut method = Method::choose(n, self.engine, self.symmetry)?;
+        let mut piece = join::DEFAULT_PIECE;
+        if let (Method::Join, Some(limit)) = (method, self.max_memory) {
+            match join::piece_for(n, limit, threads) {
+                Ok(p) => piece = p,
+                Err(_) if self.engine == Engine::Auto => {
+                    method = Method::choose(n, Engine::Dfs, self.symmetry)?;
+                }
+                Err(e) => return Err(e),
+            }
+        }
         let split_depth = match self.split_depth {
-            Some(d) if !(1..=split::MAX_DEPTH).contains(&d) => return Err(Error::SplitDepth(d)),
-            Some(d) => Plan::effective_depth(n, self.symmetry, d),
-            None => Plan::auto_depth(n, self.symmetry, threads),
+            Some(d) => Plan::effective_depth(n, method, d),
+            None => Plan::auto_depth(n, method, threads),
         };
-        let plan = Plan::new(n, self.symmetry, split_depth);
+        let mut plan = Plan::new(n, method, split_depth);
+        if let Plan::Join(join) = &mut plan {
+            join.set_piece(piece);
+        }
         let weights = if self.progress.is_some() {
             plan.weights()
         } else {
@@ -146,6 +193,7 @@ impl<'a> Counter<'a> {
         Ok(Job {
             n,
             symmetry: self.symmetry,
+            method,
             split_depth,
             threads,
             plan,
@@ -195,6 +243,7 @@ impl<'a> Counter<'a> {
             split_depth: job.split_depth,
             threads: job.threads,
             symmetry: job.symmetry,
+            method: job.method,
             classes: self
                 .unique
                 .then(|| Classes::from_counts(n, solutions, rotation_fixed(n))),

@@ -23,6 +23,9 @@ pub enum Error {
     /// Shard results cannot be merged.
     #[error("{0}")]
     Shard(String),
+    /// The engine asked for cannot count this board, or not within the memory limit.
+    #[error("{0}")]
+    Engine(String),
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Output(String),

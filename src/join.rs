@@ -36,9 +36,20 @@ use std::sync::OnceLock;
 /// The smallest board the join engine counts.
 pub const MIN_N: u32 = 4;
 
-/// The largest board the join engine counts: the quarter tables of `n = 25` hold some 10^9
-/// placements (tens of GiB), and the count itself would take years on one machine.
-pub const MAX_N: u32 = 24;
+/// The largest board the join engine counts. Its quarter table holds every placement of
+/// queens in a quarter: some 6.4 * 10^8 of them (5.1 GB) for the 12 x 12 quarters of
+/// `n = 24, 25`, ten times that for the next size, past what the table's 32-bit offsets and
+/// most machines hold. (The count of `n = 24` itself would take years of one core.)
+pub const MAX_N: u32 = 25;
+
+/// From this size on, `Engine::Auto` picks the join engine: below it, both engines take
+/// milliseconds and the search needs no table.
+pub const AUTO_FROM: u32 = 12;
+
+/// Whether the join engine counts the n x n board.
+pub fn supports(n: u32) -> bool {
+    (MIN_N..=MAX_N).contains(&n)
+}
 
 /// The deepest grouping of units into tasks (by the sides of the queens in the first rows).
 pub const MAX_DEPTH: u32 = 8;
@@ -102,6 +113,8 @@ struct Quarter {
     /// `entries[offsets[key]..offsets[key + 1]]` for `key = rows << h | columns`.
     offsets: Vec<u32>,
     entries: Vec<[u32; 2]>,
+    /// The most entries filed under one key.
+    longest: usize,
 }
 
 impl Quarter {
@@ -118,10 +131,12 @@ impl Quarter {
             entries[next[key] as usize] = d;
             next[key] += 1;
         });
+        let longest = offsets.windows(2).map(|w| (w[1] - w[0]) as usize).max();
         Quarter {
             h,
             offsets,
             entries,
+            longest: longest.unwrap_or(0),
         }
     }
 
@@ -389,10 +404,41 @@ pub struct Plan {
 /// pieces.
 pub const DEFAULT_PIECE: usize = 1 << 20;
 
+/// The smallest piece [`piece_for`] settles for: smaller ones would repeat the generation of
+/// the other side too often to be worth running.
+pub const MIN_PIECE: usize = 1 << 12;
+
+/// The bytes a thread holds per half-board of a piece, at most: each side's buffer and sorted
+/// copy (8 bytes each), and the index's tables (8 bytes per chunk of the pattern, twice that
+/// for blocks part empty).
+pub fn bytes_per_half_board(n: u32) -> usize {
+    let width = 2 * Shape::new(n).shared();
+    32 + 16 * width.div_ceil(CHUNK) as usize
+}
+
+/// The piece size that keeps the join engine's data for the n x n board on `threads` threads
+/// within `limit` bytes: the quarter table, and one piece of each side per thread. An error
+/// when even pieces of [`MIN_PIECE`] do not fit.
+pub fn piece_for(n: u32, limit: u64, threads: usize) -> Result<usize, crate::Error> {
+    let table = table_bytes(n) as u64;
+    let per_piece = (threads.max(1) * bytes_per_half_board(n)) as u64;
+    let piece = limit.saturating_sub(table) / per_piece;
+    if piece < MIN_PIECE as u64 {
+        let mib = |b: u64| b.div_ceil(1 << 20);
+        return Err(crate::Error::Engine(format!(
+            "the join engine needs at least {} MiB for n = {n} on {threads} threads (its quarter \
+             table takes {} MiB): raise --max-memory or use --engine dfs",
+            mib(table + MIN_PIECE as u64 * per_piece),
+            mib(table)
+        )));
+    }
+    Ok(piece.min(DEFAULT_PIECE as u64) as usize)
+}
+
 impl Plan {
     /// The plan for the n x n board (`MIN_N <= n <= MAX_N`), tasks split at `depth` rows.
     pub fn new(n: u32, depth: u32) -> Plan {
-        assert!((MIN_N..=MAX_N).contains(&n), "join engine: n = {n}");
+        assert!(supports(n), "join engine: n = {n}");
         let shape = Shape::new(n);
         let depth = clamp_depth(n, depth);
         let layouts = layouts(shape);
@@ -420,8 +466,13 @@ impl Plan {
 
     /// Holds at most about `piece` half-boards of each side at a time (at least 64).
     pub fn with_piece(mut self, piece: usize) -> Plan {
-        self.piece = piece.max(64);
+        self.set_piece(piece);
         self
+    }
+
+    /// As [`Plan::with_piece`], in place.
+    pub fn set_piece(&mut self, piece: usize) {
+        self.piece = piece.max(64);
     }
 
     /// How many tasks there are.
@@ -562,7 +613,12 @@ impl Plan {
         } = scratch;
         let mut total = 0u128;
         let mut west_at = Cursor::default();
+        // A side's buffer holds a piece and at most one run of south entries more.
+        let most = piece + tables.quarter.longest;
         west_buf.clear();
+        west_buf.reserve_exact(most);
+        east_buf.clear();
+        east_buf.reserve_exact(most);
         let mut west_done = west.fill(west_buf, west_souths, piece, &mut west_at);
         // Without closures: they would not inherit the target features of this build.
         loop {
@@ -864,6 +920,7 @@ impl Index {
             bounds[b + 2] += bounds[b + 1];
         }
         sorted.clear();
+        sorted.reserve_exact(patterns.len());
         sorted.resize(patterns.len(), 0);
         // bounds[b + 1] is where bucket b's next member goes; afterwards it is its end.
         for &p in patterns {
@@ -899,7 +956,9 @@ impl Index {
             size += per_value * blocks as usize;
         }
         self.tables.clear();
-        self.tables.reserve(size);
+        // Exact reservations here and below: a doubling vector could hold twice what a
+        // memory limit allowed for.
+        self.tables.reserve_exact(size);
         for b in 0..buckets {
             let members = &sorted[bounds[b] as usize..bounds[b + 1] as usize];
             fill_region(

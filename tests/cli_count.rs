@@ -98,7 +98,15 @@ fn unique_json_has_class_sizes_that_add_up() {
         assert_eq!(object["unique"], unique);
         assert_eq!(object["known_unique"], unique);
         assert_eq!(object["match"], true);
-        assert_eq!(object["symmetry"], "full");
+        if n < nqueens::join::AUTO_FROM {
+            assert_eq!(
+                (&object["engine"], &object["symmetry"]),
+                (&"dfs".into(), &"full".into())
+            );
+        } else {
+            assert_eq!(object["engine"], "join");
+            assert!(object.get("symmetry").is_none(), "{object}");
+        }
         let classes = &object["classes"];
         let get = |k: &str| classes[k].as_u64().unwrap();
         assert_eq!(get("1") + get("2") + get("4") + get("8"), unique);
@@ -157,6 +165,71 @@ fn quiet_and_progress_never_keep_stderr_empty() {
 /// Each bad command line: exit 2, one line on stderr starting with "error:", nothing on
 /// stdout, and no panic.
 #[test]
+fn the_join_engine_reports_itself_and_its_peak_memory() {
+    let out = nqueens()
+        .args(["count", "10..14", "--engine", "join", "--json", "-j", "2"])
+        .assert()
+        .success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    for (n, line) in (10..=14).zip(text.lines()) {
+        let object: Value = serde_json::from_str(line).unwrap();
+        assert_eq!(
+            object["solutions"],
+            nqueens::known::total(n).unwrap() as u64
+        );
+        assert_eq!(object["match"], true);
+        assert_eq!(object["engine"], "join");
+        assert!(object.get("symmetry").is_none(), "{object}");
+        if cfg!(target_os = "linux") {
+            assert!(object["peak_memory_bytes"].as_u64().unwrap() > 1 << 20);
+        }
+    }
+}
+
+#[test]
+fn symmetry_asks_for_the_search_and_engines_agree() {
+    for args in [
+        &["count", "13"][..],
+        &["count", "13", "--engine", "join"],
+        &["count", "13", "--engine", "dfs"],
+        &["count", "13", "--symmetry", "mirror"],
+    ] {
+        nqueens().args(args).assert().success().stdout("73712\n");
+    }
+    let out = nqueens()
+        .args(["count", "13", "--symmetry", "mirror", "--json"])
+        .assert()
+        .success();
+    let object: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        (&object["engine"], &object["symmetry"]),
+        (&"dfs".into(), &"mirror".into())
+    );
+}
+
+#[test]
+fn a_memory_limit_too_small_for_the_join_engine() {
+    // Asked for by name, the join engine says what it needs; auto counts with the search.
+    let out = nqueens()
+        .args(["count", "16", "--engine", "join", "--max-memory", "1M"])
+        .assert()
+        .code(1)
+        .stdout("");
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("needs at least"), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let out = nqueens()
+        .args(["count", "14", "--max-memory", "1M", "--json"])
+        .assert()
+        .success();
+    let object: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        (&object["engine"], &object["match"]),
+        (&"dfs".into(), &true.into())
+    );
+}
+
+#[test]
 fn bad_input_is_one_line_and_exit_two() {
     let cases: &[(&[&str], &str)] = &[
         (&["count", "0"], "out of range"),
@@ -176,6 +249,21 @@ fn bad_input_is_one_line_and_exit_two() {
         (&["count", "8", "--bogus"], "unexpected argument"),
         (&["count", "8", "--progress", "sometimes"], "invalid value"),
         (&["count", "8", "--symmetry", "half"], "invalid value"),
+        (&["count", "8", "--engine", "fast"], "invalid value"),
+        (
+            &["count", "3", "--engine", "join"],
+            "join engine counts boards of 4 to",
+        ),
+        (&["count", "20..26", "--engine", "join"], "n = 26"),
+        (
+            &["count", "8", "--engine", "join", "--symmetry", "full"],
+            "--symmetry",
+        ),
+        (
+            &["count", "8", "--max-memory", "12X"],
+            "invalid memory size",
+        ),
+        (&["count", "8", "--max-memory", "0"], "invalid memory size"),
         (&["count"], "required"),
         (&["frobnicate"], "unrecognized subcommand"),
     ];

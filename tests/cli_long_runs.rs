@@ -6,6 +6,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 const Q17: &str = "95815104";
+const Q18: &str = "666090624";
 
 fn nqueens() -> Command {
     Command::cargo_bin("nqueens").unwrap()
@@ -20,18 +21,24 @@ fn spawn(args: &[&str]) -> Child {
         .unwrap()
 }
 
-/// A count of n = 17 (seconds on two cores) with a journal at `path`.
-fn checkpointed_count_17(path: &str) -> [&str; 8] {
-    [
-        "count",
-        "17",
-        "-j",
-        "2",
-        "--split-depth",
-        "2",
-        "--checkpoint",
-        path,
-    ]
+/// Counts that take seconds on two cores, by each engine (the search at n = 17, the join
+/// engine at n = 18), with their results.
+const LONG_COUNTS: [([&str; 6], &str); 2] = [
+    (
+        ["count", "17", "--engine", "dfs", "--split-depth", "2"],
+        Q17,
+    ),
+    (
+        ["count", "18", "--engine", "join", "--split-depth", "8"],
+        Q18,
+    ),
+];
+
+/// `args` on two threads with a journal at `path`.
+fn with_journal<'a>(args: &[&'a str], path: &'a str) -> Vec<&'a str> {
+    let mut all = args.to_vec();
+    all.extend(["-j", "2", "--checkpoint", path]);
+    all
 }
 
 fn records(journal: &Path) -> usize {
@@ -52,37 +59,38 @@ fn wait_for_records(child: &mut Child, journal: &Path, count: usize) {
 #[test]
 fn resume_after_sigkill_at_several_points_gives_the_exact_count() {
     let dir = tempfile::tempdir().unwrap();
-    for (i, kill_at) in [1usize, 20, 120].into_iter().enumerate() {
-        let journal = dir.path().join(format!("j{i}"));
-        let path = journal.to_str().unwrap();
-        let args = checkpointed_count_17(path);
-        let mut child = spawn(&args);
-        wait_for_records(&mut child, &journal, kill_at);
-        child.kill().unwrap(); // SIGKILL
-        child.wait().unwrap();
-        let kept = records(&journal);
-        if i == 1 {
-            // A record cut short by the kill.
-            let mut text = std::fs::read_to_string(&journal).unwrap();
-            text.push_str("task 3");
-            std::fs::write(&journal, text).unwrap();
+    for (engine, (count, expected)) in LONG_COUNTS.iter().enumerate() {
+        for (i, kill_at) in [1usize, 20, 120].into_iter().enumerate() {
+            let journal = dir.path().join(format!("j{engine}-{i}"));
+            let args = with_journal(count, journal.to_str().unwrap());
+            let mut child = spawn(&args);
+            wait_for_records(&mut child, &journal, kill_at);
+            child.kill().unwrap(); // SIGKILL
+            child.wait().unwrap();
+            let kept = records(&journal);
+            if i == 1 {
+                // A record cut short by the kill.
+                let mut text = std::fs::read_to_string(&journal).unwrap();
+                text.push_str("task 3");
+                std::fs::write(&journal, text).unwrap();
+            }
+            nqueens()
+                .args(&args)
+                .assert()
+                .success()
+                .stdout(format!("{expected}\n"));
+            let text = std::fs::read_to_string(&journal).unwrap();
+            let lines: Vec<&str> = text.lines().skip(1).collect();
+            let mut ids: Vec<usize> = lines
+                .iter()
+                .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
+                .collect();
+            ids.sort_unstable();
+            let before = ids.len();
+            ids.dedup();
+            assert_eq!(ids.len(), before, "a task recorded twice");
+            assert!(kept <= ids.len());
         }
-        nqueens()
-            .args(args)
-            .assert()
-            .success()
-            .stdout(format!("{Q17}\n"));
-        let text = std::fs::read_to_string(&journal).unwrap();
-        let lines: Vec<&str> = text.lines().skip(1).collect();
-        let mut ids: Vec<usize> = lines
-            .iter()
-            .map(|l| l.split(' ').nth(1).unwrap().parse().unwrap())
-            .collect();
-        ids.sort_unstable();
-        let before = ids.len();
-        ids.dedup();
-        assert_eq!(ids.len(), before, "a task recorded twice");
-        assert!(kept <= ids.len());
     }
 }
 
@@ -90,8 +98,7 @@ fn resume_after_sigkill_at_several_points_gives_the_exact_count() {
 fn sigterm_keeps_the_journal_says_how_to_resume_and_exits_130() {
     let dir = tempfile::tempdir().unwrap();
     let journal = dir.path().join("j");
-    let path = journal.to_str().unwrap();
-    let args = checkpointed_count_17(path);
+    let args = with_journal(&LONG_COUNTS[0].0, journal.to_str().unwrap());
     let mut child = spawn(&args);
     wait_for_records(&mut child, &journal, 5);
     std::process::Command::new("kill")
@@ -110,7 +117,7 @@ fn sigterm_keeps_the_journal_says_how_to_resume_and_exits_130() {
     );
     assert!(records(&journal) >= 5);
     nqueens()
-        .args(args)
+        .args(&args)
         .assert()
         .success()
         .stdout(format!("{Q17}\n"));
@@ -155,19 +162,19 @@ fn a_journal_of_another_run_or_a_damaged_one_is_refused() {
 #[test]
 fn shards_merged_equal_the_full_count() {
     let dir = tempfile::tempdir().unwrap();
-    for engine in ["full", "mirror"] {
+    let engines = [
+        ("full", ["--symmetry", "full"]),
+        ("mirror", ["--symmetry", "mirror"]),
+        ("join", ["--engine", "join"]),
+    ];
+    for (engine, flags) in engines {
         for shards in [1, 3, 4] {
             let mut files = Vec::new();
             for i in 0..shards {
                 let out = nqueens()
-                    .args([
-                        "count",
-                        "13",
-                        "--symmetry",
-                        engine,
-                        "--shard",
-                        &format!("{i}/{shards}"),
-                    ])
+                    .args(["count", "13"])
+                    .args(flags)
+                    .args(["--shard", &format!("{i}/{shards}")])
                     .assert()
                     .success();
                 let file = dir.path().join(format!("{engine}-{i}-{shards}.json"));

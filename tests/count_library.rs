@@ -1,7 +1,7 @@
 //! The library's counts against the known table, and their independence of how the work is
 //! split and run.
 
-use nqueens::{Counter, Error, Plan, Symmetry, known};
+use nqueens::{Counter, Engine, Error, Method, Plan, Symmetry, known};
 use std::sync::Mutex;
 
 #[test]
@@ -15,57 +15,114 @@ fn counts_of_one_to_fifteen_match_oeis() {
     }
 }
 
-const ENGINES: [Symmetry; 2] = [Symmetry::Full, Symmetry::Mirror];
+/// Every way of counting: the search with each symmetry, and the join engine.
+const ENGINES: [(Engine, Symmetry); 3] = [
+    (Engine::Dfs, Symmetry::Full),
+    (Engine::Dfs, Symmetry::Mirror),
+    (Engine::Join, Symmetry::Full),
+];
+
+/// A counter of one of the [`ENGINES`], for a board it supports (the join engine starts at 4).
+fn counter(engine: (Engine, Symmetry), n: u32) -> Counter<'static> {
+    let engine_for_n = match engine.0 {
+        Engine::Join if !nqueens::join::supports(n) => Engine::Dfs,
+        e => e,
+    };
+    Counter::new().engine(engine_for_n).symmetry(engine.1)
+}
 
 #[test]
 fn both_engines_count_one_to_fifteen_with_unique_solutions() {
-    for symmetry in ENGINES {
+    for engine in ENGINES {
         for n in 1..=15 {
-            let count = Counter::new()
-                .symmetry(symmetry)
-                .unique(true)
-                .count(n)
-                .unwrap();
-            assert_eq!(Some(count.solutions), known::total(n), "{symmetry:?} n {n}");
+            let count = counter(engine, n).unique(true).count(n).unwrap();
+            assert_eq!(Some(count.solutions), known::total(n), "{engine:?} n {n}");
             let classes = count.classes.unwrap();
-            assert_eq!(
-                Some(classes.unique()),
-                known::unique(n),
-                "{symmetry:?} n {n}"
-            );
+            assert_eq!(Some(classes.unique()), known::unique(n), "{engine:?} n {n}");
             assert_eq!(classes.total(), count.solutions);
-            assert_eq!(count.symmetry, symmetry);
+            assert_eq!(count.symmetry, engine.1);
+            if nqueens::join::supports(n) {
+                assert_eq!(count.method.engine(), engine.0, "n {n}");
+            }
         }
     }
 }
 
 #[test]
-fn the_two_engines_agree_beyond_the_quick_sizes() {
-    let full = Counter::new().symmetry(Symmetry::Full).count(16).unwrap();
-    let mirror = Counter::new().symmetry(Symmetry::Mirror).count(16).unwrap();
-    assert_eq!(full.solutions, mirror.solutions);
-    assert_eq!(Some(full.solutions), known::total(16));
+fn the_engines_agree_beyond_the_quick_sizes() {
+    let counts: Vec<u128> = ENGINES
+        .iter()
+        .map(|&engine| counter(engine, 16).count(16).unwrap().solutions)
+        .collect();
+    assert_eq!(counts, [known::total(16).unwrap(); 3]);
+}
+
+#[test]
+fn auto_takes_the_join_engine_from_its_first_size() {
+    let first = nqueens::join::AUTO_FROM;
+    let method = |n| Counter::new().count(n).unwrap().method;
+    assert_eq!(method(first - 1), Method::Full);
+    assert_eq!(method(first), Method::Join);
+}
+
+#[test]
+fn the_join_engine_refuses_sizes_it_does_not_count() {
+    for n in [1, 3, nqueens::join::MAX_N + 1] {
+        let result = Counter::new().engine(Engine::Join).count(n);
+        assert!(matches!(result, Err(Error::Engine(_))), "n {n}: {result:?}");
+    }
+    // Auto counts them with the search.
+    assert_eq!(nqueens::count(3), Ok(0));
+}
+
+#[test]
+fn a_tight_memory_limit_gives_the_same_count_in_pieces_or_falls_back() {
+    let n = 14;
+    let table = nqueens::join::table_bytes(n) as u64;
+    let per_board = nqueens::join::bytes_per_half_board(n) as u64;
+    let least = table + nqueens::join::MIN_PIECE as u64 * per_board;
+    // Just enough for the smallest pieces: the join engine runs, in pieces.
+    let tight = Counter::new()
+        .engine(Engine::Join)
+        .threads(1)
+        .max_memory(least)
+        .count(n)
+        .unwrap();
+    assert_eq!((tight.solutions, tight.method), (365_596, Method::Join));
+    // Less than that: the join engine refuses, auto falls back to the search.
+    let join = Counter::new()
+        .engine(Engine::Join)
+        .threads(1)
+        .max_memory(least - 1)
+        .count(n);
+    assert!(matches!(join, Err(Error::Engine(_))), "{join:?}");
+    let auto = Counter::new()
+        .threads(1)
+        .max_memory(least - 1)
+        .count(n)
+        .unwrap();
+    assert_eq!((auto.solutions, auto.method), (365_596, Method::Full));
 }
 
 #[test]
 fn totals_do_not_depend_on_split_depth_or_threads() {
-    for symmetry in ENGINES {
+    for engine in ENGINES {
         for n in 1..=13 {
             let expected = known::total(n).unwrap();
             for depth in 1..=8 {
                 for threads in [1, 2, 3] {
-                    let count = Counter::new()
-                        .symmetry(symmetry)
+                    let count = counter(engine, n)
                         .threads(threads)
                         .split_depth(depth)
                         .count(n)
                         .unwrap();
-                    let case = format!("{symmetry:?} n {n} depth {depth} threads {threads}");
+                    let case = format!("{engine:?} n {n} depth {depth} threads {threads}");
                     assert_eq!(count.solutions, expected, "{case}");
                     assert_eq!(count.threads, threads);
-                    let effective = Plan::effective_depth(n, symmetry, depth);
+                    let effective = Plan::effective_depth(n, count.method, depth);
                     assert_eq!(count.split_depth, effective, "{case}");
-                    assert_eq!(count.tasks, Plan::new(n, symmetry, depth).len(), "{case}");
+                    let tasks = Plan::new(n, count.method, depth).len();
+                    assert_eq!(count.tasks, tasks, "{case}");
                 }
             }
         }
@@ -147,21 +204,24 @@ fn engine_class_sizes_match_canonical_forms_of_brute_force_solutions() {
         for s in solutions.iter().filter(|s| canonical(s) == **s) {
             by_size[class_size(s)] += 1;
         }
-        for symmetry in ENGINES {
-            let count = Counter::new()
-                .symmetry(symmetry)
-                .unique(true)
-                .count(n)
-                .unwrap();
+        for engine in ENGINES {
+            let count = counter(engine, n).unique(true).count(n).unwrap();
             let classes = count.classes.unwrap();
-            assert_eq!(
-                count.solutions,
-                solutions.len() as u128,
-                "{symmetry:?} n {n}"
-            );
-            let engine = [classes.of_1, classes.of_2, classes.of_4, classes.of_8];
+            assert_eq!(count.solutions, solutions.len() as u128, "{engine:?} n {n}");
+            let sizes = [classes.of_1, classes.of_2, classes.of_4, classes.of_8];
             let brute = [by_size[1], by_size[2], by_size[4], by_size[8]];
-            assert_eq!(engine, brute, "{symmetry:?} n {n}");
+            assert_eq!(sizes, brute, "{engine:?} n {n}");
         }
+    }
+}
+
+#[test]
+fn the_join_engine_and_the_search_agree_on_every_size_to_fourteen() {
+    for n in nqueens::join::MIN_N..=14 {
+        let search = Counter::new().engine(Engine::Dfs).count(n).unwrap();
+        let join = Counter::new().engine(Engine::Join).count(n).unwrap();
+        assert_eq!(join.method, Method::Join);
+        assert_eq!(join.solutions, search.solutions, "n {n}");
+        assert_eq!(Some(join.solutions), known::total(n), "n {n}");
     }
 }

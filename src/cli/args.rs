@@ -147,10 +147,23 @@ pub struct CountArgs {
     #[arg(long)]
     pub unique: bool,
 
-    /// The engine: `full` searches about one board per class of eight equivalent boards,
-    /// `mirror` halves the first row only (the textbook method, kept as an independent check).
-    #[arg(long, value_enum, default_value_t = SymmetryArg::Full, value_name = "ENGINE")]
-    pub symmetry: SymmetryArg,
+    /// The engine: `join` counts by joining half-boards (n = 4 to 25: its quarter table,
+    /// 5 GB at n = 24, grows tenfold every two sizes), `dfs` by backtracking search; `auto`
+    /// takes the join engine from n = 12 on (and within --max-memory), the search below.
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto, value_name = "ENGINE")]
+    pub engine: EngineArg,
+
+    /// The symmetry of the search, which this option selects: `full` (the default) searches
+    /// about one board per class of eight equivalent boards, `mirror` halves the first row
+    /// only (the textbook method, kept as an independent check).
+    #[arg(long, value_enum, value_name = "SYMMETRY")]
+    pub symmetry: Option<SymmetryArg>,
+
+    /// Keep the process within SIZE of memory (like 512M or 4G; K, M, G, T are powers of
+    /// 1024): the join engine then joins in smaller pieces, or `auto` falls back to the
+    /// search, which needs next to none.
+    #[arg(long, value_name = "SIZE")]
+    pub max_memory: Option<String>,
 
     /// Print one JSON object per board size (JSON Lines).
     #[arg(long)]
@@ -197,6 +210,17 @@ pub enum ProgressArg {
     Always,
     /// Never.
     Never,
+}
+
+/// `--engine`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum EngineArg {
+    /// The join engine where it is faster, else the search.
+    Auto,
+    /// The join of half-boards.
+    Join,
+    /// The backtracking search.
+    Dfs,
 }
 
 /// `--symmetry`.

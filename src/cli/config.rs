@@ -2,13 +2,13 @@
 //! user's input lives here, and each failure is a one-line message.
 
 use super::args::{
-    Cli, Command, CountArgs, FindArgs, FormatArg, MergeArgs, ProgressArg, SolveArgs, SymmetryArg,
-    VerifyArgs,
+    Cli, Command, CountArgs, EngineArg, FindArgs, FormatArg, MergeArgs, ProgressArg, SolveArgs,
+    SymmetryArg, VerifyArgs,
 };
-use nqueens::Symmetry;
 use nqueens::format::Format;
 use nqueens::split::MAX_DEPTH;
 use nqueens::stream::Order;
+use nqueens::{Engine, Symmetry};
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
 
@@ -209,7 +209,11 @@ pub struct CountConfig {
     /// A forced split depth.
     pub split_depth: Option<u32>,
     /// The engine.
+    pub engine: Engine,
+    /// The symmetry of the search.
     pub symmetry: Symmetry,
+    /// The most memory the process may take, in bytes.
+    pub max_memory: Option<u64>,
     /// Whether to count unique solutions too.
     pub unique: bool,
     /// How to print.
@@ -251,6 +255,16 @@ impl CountConfig {
                 return Err(format!("{flag} works on one board size, not a range"));
             }
         }
+        if args.engine == EngineArg::Join {
+            let outside = sizes.clone().find(|&n| !nqueens::join::supports(n));
+            if let Some(n) = outside {
+                return Err(format!(
+                    "the join engine counts boards of {} to {} (n = {n}): use --engine dfs or auto",
+                    nqueens::join::MIN_N,
+                    nqueens::join::MAX_N
+                ));
+            }
+        }
         let shard = args.shard.as_deref().map(parse_shard).transpose()?;
         let style = if args.json {
             OutputStyle::Json
@@ -268,10 +282,24 @@ impl CountConfig {
             sizes,
             threads: args.threads,
             split_depth: args.split_depth,
-            symmetry: match args.symmetry {
-                SymmetryArg::Full => Symmetry::Full,
-                SymmetryArg::Mirror => Symmetry::Mirror,
+            // A symmetry is a setting of the search: asking for one asks for the search.
+            engine: match (args.engine, args.symmetry) {
+                (EngineArg::Join, Some(_)) => {
+                    return Err(
+                        "--symmetry sets the search's symmetry: it does not go with \
+                                --engine join"
+                            .into(),
+                    );
+                }
+                (EngineArg::Auto, Some(_)) | (EngineArg::Dfs, _) => Engine::Dfs,
+                (EngineArg::Auto, None) => Engine::Auto,
+                (EngineArg::Join, None) => Engine::Join,
             },
+            symmetry: match args.symmetry {
+                Some(SymmetryArg::Full) | None => Symmetry::Full,
+                Some(SymmetryArg::Mirror) => Symmetry::Mirror,
+            },
+            max_memory: args.max_memory.as_deref().map(parse_bytes).transpose()?,
             unique: args.unique,
             style,
             progress,
@@ -315,6 +343,28 @@ fn mpi_flag(_: &CountArgs) -> bool {
     false
 }
 
+/// Parses a memory size: a number of bytes, or one with a suffix K, M, G or T (powers of 1024,
+/// with an optional `B` or `iB` after it), like `512M` or `1.5GiB`.
+fn parse_bytes(text: &str) -> Result<u64, String> {
+    let bad = || format!("invalid memory size '{text}': expected a size like 512M or 4G");
+    let trimmed = text.trim();
+    let lower = trimmed.to_ascii_lowercase();
+    let number = lower.trim_end_matches("ib").trim_end_matches('b');
+    let (digits, power) = match number.chars().last() {
+        Some('k') => (&number[..number.len() - 1], 1),
+        Some('m') => (&number[..number.len() - 1], 2),
+        Some('g') => (&number[..number.len() - 1], 3),
+        Some('t') => (&number[..number.len() - 1], 4),
+        _ => (number, 0),
+    };
+    let value: f64 = digits.trim().parse().map_err(|_| bad())?;
+    let bytes = value * 1024f64.powi(power);
+    if !bytes.is_finite() || bytes < 1.0 || bytes >= u64::MAX as f64 {
+        return Err(bad());
+    }
+    Ok(bytes as u64)
+}
+
 /// Parses `I/K` with 0 <= I < K.
 fn parse_shard(text: &str) -> Result<(usize, usize), String> {
     let bad = || format!("invalid shard '{text}': expected I/K with 0 <= I < K, like 0/4");
@@ -352,6 +402,19 @@ mod tests {
         assert_eq!(parse_shard("3/4"), Ok((3, 4)));
         for bad in ["4/4", "1", "a/b", "-1/3", "1/0", ""] {
             assert!(parse_shard(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn memory_sizes() {
+        assert_eq!(parse_bytes("4096"), Ok(4096));
+        assert_eq!(parse_bytes("512M"), Ok(512 << 20));
+        assert_eq!(parse_bytes("512MiB"), Ok(512 << 20));
+        assert_eq!(parse_bytes("2g"), Ok(2 << 30));
+        assert_eq!(parse_bytes("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_bytes("64kB"), Ok(64 << 10));
+        for bad in ["", "M", "-1G", "0", "1X", "abc", "1e30T", "nan"] {
+            assert!(parse_bytes(bad).is_err(), "{bad:?} accepted");
         }
     }
 

@@ -3,12 +3,13 @@
 use super::config::{CountConfig, OutputStyle};
 use super::exit::ExitCode;
 use super::interrupt;
+use super::memory;
 use super::output::Output;
 use super::progress::TaskBar;
 use anyhow::{Result, bail};
 use nqueens::checkpoint::{Journal, RunIdentity};
 use nqueens::shard::{self, ShardResult};
-use nqueens::{Count, Counter, Job, known};
+use nqueens::{Count, Counter, Engine, Job, known};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -25,9 +26,14 @@ struct Row {
     unique: Option<u128>,
     #[serde(skip_serializing_if = "Option::is_none")]
     classes: Option<ClassSizes>,
-    symmetry: &'static str,
+    engine: &'static str,
+    /// The search's symmetry; absent for the join engine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    symmetry: Option<&'static str>,
     threads: usize,
     seconds: f64,
+    /// The most memory the process has held so far (Linux), in bytes.
+    peak_memory_bytes: Option<u64>,
     tasks: usize,
     split_depth: u32,
     known: Option<u128>,
@@ -72,9 +78,11 @@ impl Row {
                 of_4: c.of_4,
                 of_8: c.of_8,
             }),
-            symmetry: count.symmetry.name(),
+            engine: count.method.engine().name(),
+            symmetry: (count.method.engine() == Engine::Dfs).then(|| count.symmetry.name()),
             threads: count.threads,
             seconds: elapsed.as_secs_f64(),
+            peak_memory_bytes: memory::peak_bytes(),
             tasks: count.tasks,
             split_depth: count.split_depth,
             known,
@@ -105,9 +113,15 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         let bar = TaskBar::new(config.progress, n);
         let update = |p| bar.update(p);
         let mut counter = Counter::new()
+            .engine(config.engine)
             .symmetry(config.symmetry)
             .unique(config.unique)
             .on_progress(&update);
+        if let Some(limit) = config.max_memory {
+            // The engine's share: what the process does not hold already.
+            let held = memory::resident_bytes().unwrap_or(16 << 20);
+            counter = counter.max_memory(limit.saturating_sub(held));
+        }
         if let Some(threads) = config.threads {
             counter = counter.threads(threads);
         }
@@ -123,7 +137,7 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         if let Some((index, shards)) = config.shard {
             let result = ShardResult::new(
                 n,
-                job.symmetry.name(),
+                job.method.name(),
                 job.split_depth,
                 job.plan.len(),
                 index,
@@ -204,7 +218,7 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &Job) -> Result<Ran> {
         Some(path) => {
             let identity = RunIdentity {
                 n: job.n,
-                engine: job.symmetry.name().into(),
+                engine: job.method.name().into(),
                 split_depth: job.split_depth,
                 tasks: job.plan.len(),
                 shard: config
@@ -350,7 +364,7 @@ fn write_subtotals(path: &Path, job: &Job, values: &BTreeMap<usize, u128>) -> Re
         "# nqueens {} subtotals: n={} engine={} split={} tasks={} units_per_solution={}\ntask\tunits\n",
         env!("CARGO_PKG_VERSION"),
         job.n,
-        job.symmetry.name(),
+        job.method.name(),
         job.split_depth,
         job.plan.len(),
         job.plan.units_per_solution()

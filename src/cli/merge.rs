@@ -23,7 +23,8 @@ pub fn run(config: &MergeConfig) -> Result<ExitCode> {
         let object = serde_json::json!({
             "n": merged.n,
             "solutions": merged.solutions,
-            "symmetry": merged.engine,
+            "engine": if merged.engine == "join" { "join" } else { "dfs" },
+            "symmetry": (merged.engine != "join").then_some(&merged.engine),
             "shards": merged.shards,
             "known": known,
             "match": matches,

@@ -6,6 +6,7 @@ pub mod config;
 pub mod count;
 pub mod exit;
 pub mod interrupt;
+pub mod memory;
 pub mod merge;
 pub mod output;
 pub mod progress;
