@@ -780,13 +780,14 @@ const CHUNK: u32 = 6;
 const BUCKET_TARGET: usize = 512;
 
 /// The most bucket bits (central diagonals) a piece is filed by.
-const MAX_CUTS: usize = 8;
+const MAX_CUTS: usize = 12;
 
 /// Which bits of the patterns file half-boards in buckets: the central diagonals, the ones
 /// most half-boards hold, alternating anti and main, nearest the centre first.
 struct CutPlan {
-    /// Bit positions, best first.
+    /// Bit positions, best first: `order[..usable]` are distinct.
     order: [u32; MAX_CUTS],
+    usable: usize,
     /// The pattern's width.
     width: u32,
 }
@@ -795,21 +796,31 @@ impl CutPlan {
     fn new(shape: Shape) -> CutPlan {
         let len = shape.shared();
         // The longest diagonals, r + c = n - 1 and r - c = 0, sit at bit n - 1 - far of each.
-        let centre = shape.n - 1 - shape.far;
+        let centre = i64::from(shape.n - 1 - shape.far);
         let mut order = [0u32; MAX_CUTS];
-        for (i, slot) in order.iter_mut().enumerate() {
-            let step = (i / 2) as i64;
-            // 0, +1, -1, +2, ... around the centre, within the shared diagonals.
+        let mut usable = 0;
+        // Outward from the centre (0, +1, -1, +2, ...), an anti-diagonal then a main one,
+        // while they lie within the shared diagonals.
+        for step in 0..2 * i64::from(len) {
             let offset = if step % 2 == 0 {
-                -(step / 2)
+                -step / 2
             } else {
                 step / 2 + 1
             };
-            let pos = (i64::from(centre) + offset).clamp(0, i64::from(len) - 1) as u32;
-            *slot = pos + if i % 2 == 1 { len } else { 0 };
+            let pos = centre + offset;
+            if !(0..i64::from(len)).contains(&pos) {
+                continue;
+            }
+            for half in [0, len] {
+                if usable < MAX_CUTS {
+                    order[usable] = pos as u32 + half;
+                    usable += 1;
+                }
+            }
         }
         CutPlan {
             order,
+            usable,
             width: 2 * len,
         }
     }
@@ -934,7 +945,7 @@ impl Index {
     #[inline(always)]
     fn build<const PEXT: bool>(&mut self, plan: &CutPlan, patterns: &[u64]) {
         let mut cuts = 0;
-        while cuts < MAX_CUTS && (patterns.len() >> cuts) > BUCKET_TARGET {
+        while cuts < plan.usable && (patterns.len() >> cuts) > BUCKET_TARGET {
             cuts += 1;
         }
         let squeeze = Squeeze::new(plan, cuts);
@@ -1195,6 +1206,28 @@ mod tests {
             for (i, row) in original.iter().enumerate() {
                 assert_eq!((column >> i) & 1, (row >> b) & 1, "bit {b} of row {i}");
             }
+        }
+    }
+
+    #[test]
+    fn cut_positions_are_distinct_and_central() {
+        for n in MIN_N..=MAX_N {
+            let shape = Shape::new(n);
+            let plan = CutPlan::new(shape);
+            let cuts = &plan.order[..plan.usable];
+            assert_eq!(
+                plan.usable,
+                MAX_CUTS.min(2 * shape.shared() as usize),
+                "n = {n}"
+            );
+            let mut sorted = cuts.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), cuts.len(), "n = {n}: {cuts:?}");
+            assert!(cuts.iter().all(|&c| c < plan.width), "n = {n}: {cuts:?}");
+            // The first two are the longest anti-diagonal and the longest main diagonal.
+            let centre = n - 1 - shape.far;
+            assert_eq!(cuts[..2], [centre, centre + shape.shared()], "n = {n}");
         }
     }
 
