@@ -4,17 +4,17 @@
 # against the textbook counter's; prints a Markdown table of speed-ups, writes a CSV, and
 # draws an SVG chart of time against n and of thread scaling (examples/chart.rs).
 #
-#   scripts/bench.sh                                    # n = 12..17, both engines, 1 and all threads
-#   scripts/bench.sh -n "14 15 16" -j "1 2" -e full -r 5 -o bench.csv -s bench.svg
+#   scripts/bench.sh                                    # n = 12..17, join and full, 1 and all threads
+#   scripts/bench.sh -n "14 15 16" -j "1 2" -e join -r 5 -o bench.csv -s bench.svg
 #
-# Options: -n sizes, -j thread counts, -e engines (full mirror), -r runs per timing,
-# -o CSV file (default bench.csv), -s SVG file (default bench.svg).
+# Options: -n sizes, -j thread counts, -e engines (join, and the search's full and mirror),
+# -r runs per timing, -o CSV file (default bench.csv), -s SVG file (default bench.svg).
 # Uses hyperfine (apt-get install hyperfine) when it is installed, else times the runs itself.
 set -euo pipefail
 
 sizes="12 13 14 15 16 17"
 threads="1 $(nproc)"
-engines="full mirror"
+engines="join full"
 runs=3
 csv=bench.csv
 svg=bench.svg
@@ -65,13 +65,17 @@ for n in $sizes; do
   expected=$("$textbook" "$n")
   tb=$(measure "$textbook" "$n")
   for engine in $engines; do
+    case $engine in
+      join) flags=(--engine join) ;;
+      *) flags=(--engine dfs --symmetry "$engine") ;;
+    esac
     for t in $threads; do
-      got=$("$bin" count "$n" -j "$t" --symmetry "$engine" --quiet)
+      got=$("$bin" count "$n" -j "$t" "${flags[@]}" --quiet)
       if [ "$got" != "$expected" ]; then
         echo "n = $n, $engine, $t threads: nqueens printed $got, textbook $expected" >&2
         exit 1
       fi
-      e=$(measure "$bin" count "$n" -j "$t" --symmetry "$engine" --quiet)
+      e=$(measure "$bin" count "$n" -j "$t" "${flags[@]}" --quiet)
       ratio=$(awk -v a="$tb" -v b="$e" 'BEGIN { printf "%.2f", a / b }')
       printf '| %s | %s | %s | %.3f | %.3f | %sx |\n' "$n" "$engine" "$t" "$e" "$tb" "$ratio"
       echo "$n,$engine,$t,$e,$tb,$ratio" >>"$csv"

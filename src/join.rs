@@ -44,7 +44,7 @@ pub const MAX_N: u32 = 25;
 
 /// From this size on, `Engine::Auto` picks the join engine: below it, both engines take
 /// milliseconds and the search needs no table.
-pub const AUTO_FROM: u32 = 12;
+pub const AUTO_FROM: u32 = 14;
 
 /// Whether the join engine counts the n x n board.
 pub fn supports(n: u32) -> bool {

@@ -149,7 +149,7 @@ pub struct CountArgs {
 
     /// The engine: `join` counts by joining half-boards (n = 4 to 25: its quarter table,
     /// 5 GB at n = 24, grows tenfold every two sizes), `dfs` by backtracking search; `auto`
-    /// takes the join engine from n = 12 on (and within --max-memory), the search below.
+    /// takes the join engine from n = 14 on (and within --max-memory), the search below.
     #[arg(long, value_enum, default_value_t = EngineArg::Auto, value_name = "ENGINE")]
     pub engine: EngineArg,
 
