@@ -13,7 +13,7 @@ pub struct Progress {
     pub done: usize,
     /// Tasks in the whole run.
     pub total: usize,
-    /// The estimated work of the finished tasks (see [`Plan::weights`]): tasks differ in size
+    /// The estimated work of the finished tasks (see [`Plan::weight`]): tasks differ in size
     /// by orders of magnitude, so this, not `done`, is what an ETA should follow.
     pub work_done: u64,
     /// The estimated work of the whole run.
@@ -34,7 +34,7 @@ pub struct Job {
     pub threads: usize,
     /// The tasks.
     pub plan: Plan,
-    /// Each task's estimated size ([`Plan::weights`]) when a progress callback wants it, else
+    /// Each task's estimated size ([`Plan::weight`]) when a progress callback wants it, else
     /// 1 for every task (the estimate costs a few probes a task: nothing on long runs, but
     /// more than the count itself on small boards).
     pub weights: Vec<u64>,
@@ -186,7 +186,9 @@ impl<'a> Counter<'a> {
             join.set_piece(piece);
         }
         let weights = if self.progress.is_some() {
-            plan.weights()
+            // As many tasks as the count itself: estimated on the same threads.
+            let weights = driver::run(threads, plan.len(), |i| plan.weight(i).into(), |_, _| {})?;
+            weights.into_iter().map(|w| w as u64).collect()
         } else {
             vec![1; plan.len()]
         };

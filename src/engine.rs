@@ -3,7 +3,7 @@
 //! every engine alike.
 
 use crate::error::Error;
-use crate::kernel::{self, Subboard};
+use crate::kernel;
 use crate::{full, join, split};
 
 /// Which engine counts: the backtracking search or the join of half-boards.
@@ -205,33 +205,24 @@ impl Plan {
         }
     }
 
-    /// An estimate of each task's size (at least 1), from random probes of its search
+    /// An estimate of task `index`'s size (at least 1), from random probes of its search
     /// ([`kernel::estimate`]), seeded by the task number so that every machine computes the
     /// same weights (shards are balanced by them).
     /// The join engine estimates from the sizes of its half-boards' sources instead
-    /// ([`join::Plan::weights`]).
-    pub fn weights(&self) -> Vec<u64> {
+    /// ([`join::Plan::weight`]).
+    pub fn weight(&self, index: usize) -> u64 {
         const PROBES: u32 = 64;
-        let probe = |i: usize, board: Subboard, rules: &dyn Fn(Subboard, u64) -> f64| {
-            let seed = 0x9e37_79b9_7f4a_7c15 ^ (i as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
-            (rules(board, seed) as u64).max(1)
+        let seed = 0x9e37_79b9_7f4a_7c15 ^ (index as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
+        let nodes = match self {
+            Plan::Mirror(tasks) => {
+                kernel::estimate(tasks[index].board, &kernel::Unblocked, PROBES, seed)
+            }
+            Plan::Full(tasks) => {
+                let task = &tasks[index];
+                kernel::estimate(task.board, &task.rules, PROBES, seed)
+            }
+            Plan::Join(plan) => return plan.weight(index),
         };
-        match self {
-            Plan::Mirror(tasks) => (0..tasks.len())
-                .map(|i| {
-                    probe(i, tasks[i].board, &|b, seed| {
-                        kernel::estimate(b, &kernel::Unblocked, PROBES, seed)
-                    })
-                })
-                .collect(),
-            Plan::Full(tasks) => (0..tasks.len())
-                .map(|i| {
-                    probe(i, tasks[i].board, &|b, seed| {
-                        kernel::estimate(b, &tasks[i].rules, PROBES, seed)
-                    })
-                })
-                .collect(),
-            Plan::Join(plan) => plan.weights(),
-        }
+        (nodes as u64).max(1)
     }
 }

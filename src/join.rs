@@ -503,24 +503,19 @@ impl Plan {
         })
     }
 
-    /// An estimate of each task's work (at least 1): the pairs of quarter entries its
+    /// An estimate of task `index`'s work (at least 1): the pairs of quarter entries its
     /// half-boards come from, times the half-boards they are counted against.
-    pub fn weights(&self) -> Vec<u64> {
+    pub fn weight(&self, index: usize) -> u64 {
         let tables = self.tables();
-        self.tasks
-            .iter()
-            .map(|task| {
-                let mut work = 0u64;
-                for unit in &self.units[task.units.clone()] {
-                    let west = self.west(tables, unit).bound();
-                    for job in &self.jobs[unit.jobs.clone()] {
-                        let east = self.east(tables, unit, *job).bound();
-                        work = work.saturating_add(west.saturating_mul(east) / 64 + 1);
-                    }
-                }
-                work.max(1)
-            })
-            .collect()
+        let mut work = 0u64;
+        for unit in &self.units[self.tasks[index].units.clone()] {
+            let west = self.west(tables, unit).bound();
+            for job in &self.jobs[unit.jobs.clone()] {
+                let east = self.east(tables, unit, *job).bound();
+                work = work.saturating_add(west.saturating_mul(east) / 64 + 1);
+            }
+        }
+        work.max(1)
     }
 
     fn west<'t>(&self, tables: &'t Tables, unit: &Unit) -> Side<'t> {
