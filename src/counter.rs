@@ -215,9 +215,14 @@ impl<'a> Counter<'a> {
         let finished = AtomicUsize::new(0);
         let work_finished = AtomicU64::new(0);
         let work_total = ids.iter().map(|&i| job.weights[i]).sum();
-        driver::run_some(
+        // The largest tasks first, so that no thread starts a large one when the others are
+        // about to run out of work (ties, and tasks without estimates, in task order).
+        let mut order: Vec<usize> = (0..ids.len()).collect();
+        order.sort_by_key(|&k| std::cmp::Reverse(job.weights[ids[k]]));
+        let largest_first: Vec<usize> = order.iter().map(|&k| ids[k]).collect();
+        let values = driver::run_some(
             job.threads,
-            ids,
+            &largest_first,
             |i| job.plan.run(i),
             |i, value| {
                 on_task(i, value);
@@ -231,7 +236,12 @@ impl<'a> Counter<'a> {
                     });
                 }
             },
-        )
+        )?;
+        let mut in_order = vec![0; ids.len()];
+        for (&k, value) in order.iter().zip(values) {
+            in_order[k] = value;
+        }
+        Ok(in_order)
     }
 
     /// The count of `job` from the sum of all its tasks' values.

@@ -7,10 +7,12 @@
 //! # Ok::<(), nqueens::Error>(())
 //! ```
 //!
-//! The work is split into numbered tasks (placements of the first rows, the first row halved
-//! by mirror symmetry, see [`split`]); a rayon pool runs them ([`driver`]); each task is
-//! counted by a bitmask search whose last rows are counted in closed form ([`kernel`],
-//! [`finish`]). The library prints nothing and knows nothing of the command line.
+//! Two engines count ([`Engine`]). The search splits the work into numbered tasks
+//! (placements of the first rows, the first row halved by mirror symmetry, see [`split`], or
+//! one board per class of eight, see [`full`]), and counts each by a bitmask search whose last
+//! rows are counted in closed form ([`kernel`], [`finish`]). The join engine ([`join`]) counts
+//! pairs of compatible half-boards instead, in tasks of its own. A rayon pool runs either's
+//! tasks ([`driver`]). The library prints nothing and knows nothing of the command line.
 
 #![deny(missing_docs)]
 
