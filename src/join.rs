@@ -416,6 +416,13 @@ pub fn bytes_per_half_board(n: u32) -> usize {
     32 + 2 * ((chunks << bits) / 64) * 8
 }
 
+/// The least memory the join engine counts the n x n board in on `threads` threads: its
+/// quarter table and pieces of [`MIN_PIECE`] half-boards.
+pub fn least_bytes(n: u32, threads: usize) -> u64 {
+    let per_piece = (threads.max(1) * bytes_per_half_board(n)) as u64;
+    table_bytes(n) as u64 + MIN_PIECE as u64 * per_piece
+}
+
 /// The piece size that keeps the join engine's data for the n x n board on `threads` threads
 /// within `limit` bytes: the quarter table, and one piece of each side per thread. An error
 /// when even pieces of [`MIN_PIECE`] do not fit.
@@ -426,9 +433,9 @@ pub fn piece_for(n: u32, limit: u64, threads: usize) -> Result<usize, crate::Err
     if piece < MIN_PIECE as u64 {
         let mib = |b: u64| b.div_ceil(1 << 20);
         return Err(crate::Error::Engine(format!(
-            "the join engine needs at least {} MiB for n = {n} on {threads} threads (its quarter \
-             table takes {} MiB): raise --max-memory or use --engine dfs",
-            mib(table + MIN_PIECE as u64 * per_piece),
+            "the join engine needs at least {} MiB for n = {n} on {threads} thread(s), {} MiB \
+             of it for its quarter table: raise the memory limit or use the search",
+            mib(least_bytes(n, threads)),
             mib(table)
         )));
     }

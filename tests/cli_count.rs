@@ -208,6 +208,33 @@ fn symmetry_asks_for_the_search_and_engines_agree() {
 }
 
 #[test]
+fn the_process_keeps_within_the_memory_limit() {
+    let out = nqueens()
+        .args([
+            "count",
+            "17",
+            "--engine",
+            "join",
+            "-j",
+            "2",
+            "--max-memory",
+            "20M",
+        ])
+        .arg("--json")
+        .assert()
+        .success();
+    let object: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        (&object["engine"], &object["match"]),
+        (&"join".into(), &true.into())
+    );
+    if cfg!(target_os = "linux") {
+        let peak = object["peak_memory_bytes"].as_u64().unwrap();
+        assert!(peak <= 20 << 20, "peak {peak}");
+    }
+}
+
+#[test]
 fn a_memory_limit_too_small_for_the_join_engine() {
     // Asked for by name, the join engine says what it needs; auto counts with the search.
     let out = nqueens()
