@@ -114,6 +114,11 @@ pub enum Plan {
 
 impl Plan {
     /// The tasks of the n x n board for `method`, split at `depth` rows.
+    ///
+    /// # Panics
+    ///
+    /// For [`Method::Join`] on a board the join engine does not count: [`Method::choose`]
+    /// never gives it one.
     pub fn new(n: u32, method: Method, depth: u32) -> Plan {
         match method {
             Method::Full if n >= full::MIN_N => Plan::Full(full::tasks(n, depth)),

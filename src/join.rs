@@ -444,6 +444,10 @@ pub fn piece_for(n: u32, limit: u64, threads: usize) -> Result<usize, crate::Err
 
 impl Plan {
     /// The plan for the n x n board (`MIN_N <= n <= MAX_N`), tasks split at `depth` rows.
+    ///
+    /// # Panics
+    ///
+    /// When the engine does not count the n x n board ([`supports`]); `Counter` checks first.
     pub fn new(n: u32, depth: u32) -> Plan {
         assert!(supports(n), "join engine: n = {n}");
         let shape = Shape::new(n);
