@@ -1253,6 +1253,51 @@ mod tests {
         }
     }
 
+    /// Every build of the unit count (portable, AVX2, AVX-512) that this processor runs gives
+    /// the table's totals: the dispatch picks one only.
+    #[test]
+    fn every_instruction_set_build_counts_the_same() {
+        type Build = fn(&Plan, &Tables, &Unit, &mut Scratch) -> u128;
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+        let mut builds: Vec<(&str, Build)> =
+            vec![("portable", |p, t, u, s| p.count_unit_with::<false>(t, u, s))];
+        #[cfg(target_arch = "x86_64")]
+        {
+            if std::is_x86_feature_detected!("avx2") && crate::kernel::has_bmi() {
+                // SAFETY: the features were checked just above.
+                builds.push(("avx2", |p, t, u, s| unsafe { p.count_unit_avx2(t, u, s) }));
+            }
+            if std::is_x86_feature_detected!("avx512vpopcntdq")
+                && std::is_x86_feature_detected!("avx512f")
+                && std::is_x86_feature_detected!("avx2")
+                && crate::kernel::has_bmi()
+            {
+                // SAFETY: as above.
+                builds.push(("avx512", |p, t, u, s| unsafe {
+                    p.count_unit_avx512(t, u, s)
+                }));
+            }
+        }
+        for (name, build) in builds {
+            for (n, piece) in [
+                (11, DEFAULT_PIECE),
+                (12, DEFAULT_PIECE),
+                (14, 64),
+                (15, DEFAULT_PIECE),
+            ] {
+                let plan = Plan::new(n, 3).with_piece(piece);
+                let tables = plan.tables();
+                let mut scratch = Scratch::default();
+                let total: u128 = plan
+                    .units
+                    .iter()
+                    .map(|unit| build(&plan, tables, unit, &mut scratch))
+                    .sum();
+                assert_eq!(Some(total), known::total(n), "{name} n = {n}");
+            }
+        }
+    }
+
     #[test]
     fn small_pieces_give_the_same_counts() {
         for n in [8, 11, 12] {
