@@ -8,27 +8,31 @@
 //! `S` is the number of pairs of half-boards whose diagonal sets are disjoint, and the total is
 //! the sum over all `S`. No search runs over a whole board.
 //!
-//! * **Half-boards from quarters.** Each quarter of the board has a table of every placement
-//!   of non-attacking queens in it, filed by the rows and columns it uses (built once per count,
-//!   [`Tables`]). A west half-board is a north-west entry beside a south-west entry that uses
-//!   the other west columns, when their diagonals do not meet.
+//! * **Half-boards from quarters.** One table holds every placement of non-attacking queens
+//!   in the north-west quarter, filed by the rows and columns it uses (built once per count,
+//!   [`Tables`]); the other three quarters are its mirror images (`View`). A west
+//!   half-board is a north-west entry beside a south-west entry that uses the other west
+//!   columns, when their diagonals do not meet: one AND of two words per candidate.
 //! * **Counting pairs in bulk.** Only the diagonals that both halves can reach matter: `2n - 2`
-//!   of them at most, one `u64` per half-board. The east half-boards are filed in buckets by a
-//!   few central diagonals (a west half-board that holds one of those diagonals skips every
-//!   bucket that holds it too), and each bucket is stored bit-sliced, 64 half-boards to a
-//!   word, with the AND of every combination of a few diagonals precomputed; a west half-board
-//!   then counts 64 partners with a handful of table lookups, ANDs and one popcount.
+//!   of them at most, one `u64` per half-board. One side's half-boards are filed in buckets by
+//!   a few central diagonals (a half-board of the other side that holds one of those
+//!   diagonals skips every bucket that holds it too), and each bucket is stored bit-sliced,
+//!   64 half-boards to a word, with the AND of every combination of 6 to 8 diagonals
+//!   precomputed (`Index`); a half-board then counts its partners in a bucket with a handful
+//!   of table lookups, ANDs and popcounts, on vectors of 4 or 8 words. The unit count is
+//!   built for AVX-512, for AVX2 and portably, and chosen at run time.
 //! * **Symmetry.** On even boards, turning the board upside down maps `S` to its reverse and
 //!   the left-right mirror maps it to its complement, so only the least of those (up to) four
 //!   sets is counted, times the size of its orbit. On odd boards the queens of the middle row
 //!   and the middle column are placed first, one placement per orbit of the eight symmetries
 //!   (eight times each), and the rest of the board is joined as above; the centre queen keeps
-//!   all symmetries and uses the even-board scheme.
-//! * **Tasks and memory.** Each `S` (with its placement of middle queens) is one unit of work;
-//!   units are grouped into numbered tasks by the sides of the queens in the first rows, so
-//!   the driver, progress, checkpoints, shards and MPI treat this engine like the others. A
-//!   thread holds the half-boards of one `S` at a time; under a memory limit it holds at most
-//!   a given number of each side and joins them piece by piece ([`Plan::with_piece`]).
+//!   all symmetries and uses the even-board scheme. The placed queens count as part of the
+//!   east half-board, so a set of west rows is one unit of work for all the placements.
+//! * **Tasks and memory.** Each set of west rows is one unit of work; units are grouped into
+//!   numbered tasks by the sides of the queens in the first rows, so the driver, progress,
+//!   checkpoints, shards and MPI treat this engine like the others. A thread holds the
+//!   half-boards of one unit at a time; under a memory limit it holds at most a given number
+//!   of each side and joins them piece by piece ([`Plan::with_piece`], [`piece_for`]).
 
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -105,7 +109,7 @@ impl Shape {
 }
 
 /// Every placement of non-attacking queens in the north-west quarter, filed by the (rows,
-/// columns) it uses. The other three quarters are its mirror images ([`View`]), so one table
+/// columns) it uses. The other three quarters are its mirror images (`View`), so one table
 /// serves all four. An entry is two words of `2h - 1` bits: the anti-diagonals `i + j` and the
 /// main diagonals `i - j + h - 1` of its queens, in the quarter's own coordinates.
 struct Quarter {
