@@ -734,15 +734,17 @@ impl Side<'_> {
                     let pattern = self.shape.pattern(n.join(self.blocked));
                     // Written without a branch on the data: every candidate is stored, and
                     // the end moves past it only when it fits.
-                    let base = out.len();
-                    out.resize(base + souths.len(), 0);
-                    let slots = &mut out[base..];
+                    out.reserve(souths.len());
+                    let slots = &mut out.spare_capacity_mut()[..souths.len()];
                     let mut kept = 0;
                     for &[south_key, south_pattern] in souths.iter() {
-                        slots[kept] = pattern | south_pattern;
+                        slots[kept].write(pattern | south_pattern);
                         kept += usize::from(key & south_key == 0);
                     }
-                    out.truncate(base + kept);
+                    // SAFETY: the first `kept` spare slots were written just above (each
+                    // candidate writes the slot at `kept` before `kept` moves past it), and
+                    // `reserve` made room for all of them.
+                    unsafe { out.set_len(out.len() + kept) };
                     if out.len() >= piece {
                         return false;
                     }
