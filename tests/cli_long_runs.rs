@@ -224,6 +224,22 @@ fn merge_json_and_shards_of_different_runs() {
     let object: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(object["solutions"], 2680);
     assert_eq!(object["match"], true);
+    assert_eq!(
+        (&object["engine"], &object["symmetry"]),
+        (&"dfs".into(), &"full".into())
+    );
+    let d = write("d", &["count", "14", "--shard", "0/2"]);
+    let e = write("e", &["count", "14", "--shard", "1/2"]);
+    let out = nqueens()
+        .args(["merge", "--json", &d, &e])
+        .assert()
+        .success();
+    let object: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        (&object["solutions"], &object["engine"]),
+        (&365_596.into(), &"join".into())
+    );
+    assert!(object.get("symmetry").is_none(), "{object}");
     let out = nqueens().args(["merge", &a, &c]).assert().code(1);
     let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert!(stderr.contains("another run"), "{stderr}");

@@ -20,15 +20,18 @@ pub fn run(config: &MergeConfig) -> Result<ExitCode> {
     let known = known::total(merged.n);
     let matches = known.map(|k| k == merged.solutions);
     if config.json {
-        let object = serde_json::json!({
+        let mut object = serde_json::json!({
             "n": merged.n,
             "solutions": merged.solutions,
             "engine": if merged.engine == "join" { "join" } else { "dfs" },
-            "symmetry": (merged.engine != "join").then_some(&merged.engine),
             "shards": merged.shards,
             "known": known,
             "match": matches,
         });
+        // As `count --json` has it: the search's symmetry, and none for the join engine.
+        if merged.engine != "join" {
+            object["symmetry"] = merged.engine.clone().into();
+        }
         println!("{object}");
     } else {
         println!("{}", merged.solutions);
