@@ -10,7 +10,7 @@
 //!
 //! * **Half-boards from quarters.** One table holds every placement of non-attacking queens
 //!   in the north-west quarter, filed by the rows and columns it uses (built once per count,
-//!   [`Tables`]); the other three quarters are its mirror images (`View`). A west
+//!   `Tables`); the other three quarters are its mirror images (`View`). A west
 //!   half-board is a north-west entry beside a south-west entry that uses the other west
 //!   columns, when their diagonals do not meet: one AND of two words per candidate.
 //! * **Counting pairs in bulk.** Only the diagonals that both halves can reach matter: `2n - 2`
@@ -143,10 +143,6 @@ impl Quarter {
             longest: longest.unwrap_or(0),
         }
     }
-
-    fn bytes(&self) -> usize {
-        self.offsets.len() * 4 + self.entries.len() * 8
-    }
 }
 
 /// Places queens (or none) in the quarter's rows `i..`, calling `found` with every placement.
@@ -228,7 +224,7 @@ impl View {
 }
 
 /// The quarter table of one board size.
-pub struct Tables {
+struct Tables {
     quarter: Quarter,
 }
 
@@ -237,11 +233,6 @@ impl Tables {
         Tables {
             quarter: Quarter::build(shape.h),
         }
-    }
-
-    /// The memory the tables take, in bytes.
-    pub fn bytes(&self) -> usize {
-        self.quarter.bytes()
     }
 }
 
@@ -501,7 +492,7 @@ impl Plan {
     }
 
     /// The quarter tables, built on first use.
-    pub fn tables(&self) -> &Tables {
+    fn tables(&self) -> &Tables {
         self.tables.get_or_init(|| Tables::build(self.shape))
     }
 
@@ -662,6 +653,12 @@ pub fn clamp_depth(n: u32, depth: u32) -> u32 {
     depth.clamp(1, MAX_DEPTH.min(n / 2))
 }
 
+/// The subset of `set` after `subset` in increasing order, `None` after `set` itself: the
+/// column sets a side's north quarter can take, walked by [`Side::fill`] and [`Side::bound`].
+fn next_subset(subset: u32, set: u32) -> Option<u32> {
+    (subset != set).then(|| subset.wrapping_sub(set) & set)
+}
+
 /// Where [`Side::fill`] goes on: the north columns and the north entry.
 #[derive(Default)]
 struct Cursor {
@@ -751,36 +748,25 @@ impl Side<'_> {
                 }
             }
             cursor.north_at = 0;
-            if north_cols == self.columns {
-                return true;
+            match next_subset(north_cols, self.columns) {
+                Some(next) => cursor.north_cols = next,
+                None => return true,
             }
-            cursor.north_cols = north_cols.wrapping_sub(self.columns) & self.columns;
         }
     }
 
     /// An upper bound of the half-boards of this side (pairs of quarter entries).
     fn bound(&self) -> u64 {
         let k = self.north_rows.count_ones();
-        let mut total = 0u64;
-        let mut north_cols = 0u32;
-        loop {
-            if north_cols.count_ones() == k {
+        std::iter::successors(Some(0), |&cols| next_subset(cols, self.columns))
+            .filter(|cols| cols.count_ones() == k)
+            .map(|north_cols| {
                 let south_cols = self.columns ^ north_cols;
-                total += self
-                    .north
-                    .get(self.quarter, self.north_rows, north_cols)
-                    .len() as u64
-                    * self
-                        .south
-                        .get(self.quarter, self.south_rows, south_cols)
-                        .len() as u64;
-            }
-            if north_cols == self.columns {
-                break;
-            }
-            north_cols = north_cols.wrapping_sub(self.columns) & self.columns;
-        }
-        total
+                let norths = self.north.get(self.quarter, self.north_rows, north_cols);
+                let souths = self.south.get(self.quarter, self.south_rows, south_cols);
+                norths.len() as u64 * souths.len() as u64
+            })
+            .sum()
     }
 }
 

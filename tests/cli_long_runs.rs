@@ -217,11 +217,15 @@ fn merge_json_and_shards_of_different_runs() {
     let a = write("a", &["count", "11", "--shard", "0/2"]);
     let b = write("b", &["count", "11", "--shard", "1/2"]);
     let c = write("c", &["count", "12", "--shard", "1/2"]);
-    let out = nqueens()
-        .args(["merge", "--json", &a, &b])
-        .assert()
-        .success();
-    let object: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let merged = |files: [&str; 2]| -> serde_json::Value {
+        let out = nqueens()
+            .args(["merge", "--json"])
+            .args(files)
+            .assert()
+            .success();
+        serde_json::from_slice(&out.get_output().stdout).unwrap()
+    };
+    let object = merged([&a, &b]);
     assert_eq!(object["solutions"], 2680);
     assert_eq!(object["match"], true);
     assert_eq!(
@@ -230,11 +234,7 @@ fn merge_json_and_shards_of_different_runs() {
     );
     let d = write("d", &["count", "14", "--shard", "0/2"]);
     let e = write("e", &["count", "14", "--shard", "1/2"]);
-    let out = nqueens()
-        .args(["merge", "--json", &d, &e])
-        .assert()
-        .success();
-    let object: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let object = merged([&d, &e]);
     assert_eq!(
         (&object["solutions"], &object["engine"]),
         (&365_596.into(), &"join".into())
