@@ -186,6 +186,7 @@ impl<'a> Counter<'a> {
             join.set_piece(piece);
         }
         let weights = if self.progress.is_some() {
+            plan.prepare(threads);
             // As many tasks as the count itself: estimated on the same threads.
             let weights = driver::run(threads, plan.len(), |i| plan.weight(i).into(), |_, _| {})?;
             weights.into_iter().map(|w| w as u64).collect()
@@ -212,6 +213,9 @@ impl<'a> Counter<'a> {
         ids: &[usize],
         on_task: &(dyn Fn(usize, u128) + Sync),
     ) -> Result<Vec<u128>, Error> {
+        if !ids.is_empty() {
+            job.plan.prepare(job.threads);
+        }
         let finished = AtomicUsize::new(0);
         let work_finished = AtomicU64::new(0);
         let work_total = ids.iter().map(|&i| job.weights[i]).sum();

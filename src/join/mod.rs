@@ -70,8 +70,16 @@ pub fn supports(n: u32) -> bool {
     (MIN_N..=MAX_N).contains(&n)
 }
 
-/// The deepest grouping of units into tasks (by the sides of the queens in the first rows).
+/// The deepest grouping of units into tasks: depth `d` groups them by the sides of the
+/// queens in the first `2d` rows.
 pub const MAX_DEPTH: u32 = 8;
+
+/// Tasks per worker thread that [`auto_depth`] asks for, for threads up to [`MOST_THREADS`]:
+/// units differ in size by orders of magnitude, and many tasks keep the idle tail short.
+pub const TASKS_PER_THREAD: usize = 16;
+
+/// The thread count beyond which [`auto_depth`] asks for no more tasks.
+pub const MOST_THREADS: usize = 256;
 
 /// The diagonals a set of queens occupies: bit `r + c` of `anti`, bit `r - c + n - 1` of
 /// `main`, in whole-board coordinates.
@@ -262,7 +270,7 @@ fn units(shape: Shape, layouts: &[Layout]) -> (Vec<Unit>, Vec<Job>) {
 }
 
 /// The tasks of the join engine for the n x n board: the units grouped by the sides (west or
-/// east) of the queens in the first `depth` rows.
+/// east) of the queens in the first `2 depth` rows (all rows from `depth = n / 2` on).
 pub struct Plan {
     shape: Shape,
     layouts: Vec<Layout>,
@@ -287,7 +295,7 @@ impl Plan {
         let depth = clamp_depth(n, depth);
         let layouts = layouts(shape);
         let (mut units, jobs) = units(shape, &layouts);
-        let prefix = (1u32 << depth) - 1;
+        let prefix = prefix_mask(shape, depth);
         units.sort_by_key(|u| (u.west_rows & prefix, u.west_rows));
         let mut tasks = Vec::new();
         let mut start = 0;
@@ -330,9 +338,24 @@ impl Plan {
         self.tasks.is_empty()
     }
 
-    /// The quarter table, built on first use.
+    /// The quarter table, built on first use (on the current thread's rayon pool).
     fn quarter(&self) -> &Quarter {
         self.quarter.get_or_init(|| Quarter::build(self.shape.h))
+    }
+
+    /// Builds the quarter table now on `threads` threads, unless it is built: the tasks
+    /// share it, and the first of them would otherwise build it alone while the others wait.
+    pub fn prepare(&self, threads: usize) {
+        if self.quarter.get().is_some() {
+            return;
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build();
+        // Without a pool, the first task builds it.
+        if let Ok(pool) = pool {
+            pool.install(|| self.quarter());
+        }
     }
 
     /// The number of solutions task `index` stands for.
@@ -458,6 +481,31 @@ impl Plan {
 /// The grouping depth a join plan uses when `depth` is asked for.
 pub fn clamp_depth(n: u32, depth: u32) -> u32 {
     depth.clamp(1, MAX_DEPTH.min(n / 2))
+}
+
+/// The row bits (of a unit's `2h`) whose sides group units into tasks at `depth`.
+fn prefix_mask(shape: Shape, depth: u32) -> u32 {
+    let bits = (2 * depth).min(2 * shape.h);
+    ((1u64 << bits) - 1) as u32
+}
+
+/// The shallowest grouping that gives each of `threads` threads (up to [`MOST_THREADS`])
+/// [`TASKS_PER_THREAD`] tasks, and at least 256 tasks in all; the deepest when none does.
+/// Depends on `n` and `threads` only, so every machine given both makes the same tasks.
+pub fn auto_depth(n: u32, threads: usize) -> u32 {
+    let wanted = (threads.clamp(1, MOST_THREADS) * TASKS_PER_THREAD).max(256);
+    let shape = Shape::new(n);
+    let (units, _) = units(shape, &layouts(shape));
+    let deepest = clamp_depth(n, MAX_DEPTH);
+    (1..=deepest)
+        .find(|&depth| {
+            let prefix = prefix_mask(shape, depth);
+            let mut prefixes: Vec<u32> = units.iter().map(|u| u.west_rows & prefix).collect();
+            prefixes.sort_unstable();
+            prefixes.dedup();
+            prefixes.len() >= wanted
+        })
+        .unwrap_or(deepest)
 }
 
 /// A thread's buffers, kept between units so that joining allocates only when a unit is

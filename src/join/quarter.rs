@@ -17,19 +17,57 @@ pub(super) struct Quarter {
     pub(super) longest: usize,
 }
 
+/// The quarter's last rows whose use splits the table into groups built in parallel: each
+/// group is one run of keys (`rows` is the high half of a key), so groups fill disjoint runs
+/// of `offsets` and `entries`. Only the walk through the first `h - GROUP_ROWS` rows is
+/// repeated per group, a small share of the whole.
+const GROUP_ROWS: u32 = 8;
+
 impl Quarter {
+    /// The table of the `h x h` quarter, built on the current rayon pool. The same table,
+    /// entry for entry, whatever the pool: each group's entries come in the order of its walk.
     pub(super) fn build(h: u32) -> Quarter {
-        let keys = 1usize << (2 * h);
-        let mut offsets = vec![0u32; keys + 1];
-        walk_quarter(h, 0, 0, 0, [0, 0], &mut |key, _| offsets[key + 1] += 1);
-        for k in 0..keys {
+        use rayon::prelude::*;
+        let t = GROUP_ROWS.min(h);
+        let free = h - t;
+        // Keys per group: every column set for each pattern of the rows before the last `t`.
+        let per_group = 1usize << (free + h);
+        let groups = 1usize << t;
+        let walk = |group: usize, found: &mut dyn FnMut(usize, [u32; 2])| {
+            walk_quarter(h, free, group as u32, 0, 0, 0, [0, 0], found);
+        };
+        let mut offsets = vec![0u32; groups * per_group + 1];
+        offsets[1..]
+            .par_chunks_mut(per_group)
+            .enumerate()
+            .for_each(|(group, counts)| {
+                let base = group * per_group;
+                walk(group, &mut |key, _| counts[key - base] += 1);
+            });
+        for k in 0..groups * per_group {
             offsets[k + 1] += offsets[k];
         }
-        let mut next = offsets.clone();
-        let mut entries = vec![[0, 0]; offsets[keys] as usize];
-        walk_quarter(h, 0, 0, 0, [0, 0], &mut |key, d| {
-            entries[next[key] as usize] = d;
-            next[key] += 1;
+        let mut entries = vec![[0u32, 0]; offsets[groups * per_group] as usize];
+        let mut runs = Vec::with_capacity(groups);
+        let mut rest = &mut entries[..];
+        for group in 0..groups {
+            let len = offsets[(group + 1) * per_group] - offsets[group * per_group];
+            let (run, tail) = rest.split_at_mut(len as usize);
+            runs.push(run);
+            rest = tail;
+        }
+        runs.into_par_iter().enumerate().for_each(|(group, run)| {
+            let base = group * per_group;
+            let start = offsets[base];
+            let mut next: Vec<u32> = offsets[base..base + per_group]
+                .iter()
+                .map(|&o| o - start)
+                .collect();
+            walk(group, &mut |key, d| {
+                let slot = &mut next[key - base];
+                run[*slot as usize] = d;
+                *slot += 1;
+            });
         });
         let longest = offsets.windows(2).map(|w| (w[1] - w[0]) as usize).max();
         Quarter {
@@ -42,8 +80,13 @@ impl Quarter {
 }
 
 /// Places queens (or none) in the quarter's rows `i..`, calling `found` with every placement.
+/// From row `fixed_from` on, the rows that hold a queen are fixed: bit `r - fixed_from` of
+/// `fixed` for row `r`.
+#[allow(clippy::too_many_arguments)]
 fn walk_quarter(
     h: u32,
+    fixed_from: u32,
+    fixed: u32,
     i: u32,
     rows: u32,
     columns: u32,
@@ -54,12 +97,24 @@ fn walk_quarter(
         found(((rows << h) | columns) as usize, d);
         return;
     }
-    walk_quarter(h, i + 1, rows, columns, d, found);
+    let (skip, place) = if i < fixed_from {
+        (true, true)
+    } else {
+        let queen = fixed >> (i - fixed_from) & 1 == 1;
+        (!queen, queen)
+    };
+    if skip {
+        walk_quarter(h, fixed_from, fixed, i + 1, rows, columns, d, found);
+    }
+    if !place {
+        return;
+    }
     for j in 0..h {
         let queen = [1 << (i + j), 1 << (i + h - 1 - j)];
         if columns & (1 << j) == 0 && (d[0] & queen[0]) | (d[1] & queen[1]) == 0 {
             let next = [d[0] | queen[0], d[1] | queen[1]];
-            walk_quarter(h, i + 1, rows | 1 << i, columns | 1 << j, next, found);
+            let (rows, columns) = (rows | 1 << i, columns | 1 << j);
+            walk_quarter(h, fixed_from, fixed, i + 1, rows, columns, next, found);
         }
     }
 }
@@ -124,6 +179,6 @@ impl View {
 pub fn table_bytes(n: u32) -> usize {
     let h = Shape::new(n).h;
     let mut entries = 0usize;
-    walk_quarter(h, 0, 0, 0, [0, 0], &mut |_, _| entries += 1);
+    walk_quarter(h, h, 0, 0, 0, 0, [0, 0], &mut |_, _| entries += 1);
     ((1usize << (2 * h)) + 1) * 4 + entries * 8
 }
