@@ -63,18 +63,22 @@ impl Side<'_> {
                 // The south entries clear of the placed queens, once per column split, as
                 // (key, pattern): the key holds the diagonals a north entry could share.
                 souths.clear();
-                for &entry in self.south.get(self.quarter, self.south_rows, south_cols) {
-                    let s = self.south.place(self.shape, entry);
+                let (entries, flipped) = self.south.get(self.quarter, self.south_rows, south_cols);
+                for &entry in entries {
+                    let s = self.south.place(self.shape, entry, flipped);
                     if !s.meets(self.blocked) {
                         souths.push([self.key(s), self.shape.pattern(s)]);
                     }
                 }
-                let norths = self.north.get(self.quarter, self.north_rows, north_cols);
+                let (norths, north_flipped) =
+                    self.north.get(self.quarter, self.north_rows, north_cols);
                 if souths.is_empty() {
                     cursor.north_at = norths.len();
                 }
                 while cursor.north_at < norths.len() {
-                    let n = self.north.place(self.shape, norths[cursor.north_at]);
+                    let n = self
+                        .north
+                        .place(self.shape, norths[cursor.north_at], north_flipped);
                     cursor.north_at += 1;
                     if n.meets(self.blocked) {
                         continue;
@@ -114,8 +118,8 @@ impl Side<'_> {
             .filter(|cols| cols.count_ones() == k)
             .map(|north_cols| {
                 let south_cols = self.columns ^ north_cols;
-                let norths = self.north.get(self.quarter, self.north_rows, north_cols);
-                let souths = self.south.get(self.quarter, self.south_rows, south_cols);
+                let (norths, _) = self.north.get(self.quarter, self.north_rows, north_cols);
+                let (souths, _) = self.south.get(self.quarter, self.south_rows, south_cols);
                 norths.len() as u64 * souths.len() as u64
             })
             .sum()

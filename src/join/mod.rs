@@ -541,22 +541,53 @@ mod tests {
     }
 
     /// Every build of the unit count (portable, AVX2, AVX-512) that this processor runs gives
-    /// the table's totals, whole and in pieces.
+    /// the table's totals, whole and in pieces, from a whole quarter table and a halved one.
     #[test]
     fn every_instruction_set_build_counts_the_same() {
         for build in Build::all() {
-            for (n, piece) in [
-                (11, DEFAULT_PIECE),
-                (12, DEFAULT_PIECE),
-                (14, 64),
-                (15, DEFAULT_PIECE),
+            for (n, piece, halved) in [
+                (11, DEFAULT_PIECE, true),
+                (12, DEFAULT_PIECE, false),
+                (13, 64, true),
+                (14, 64, false),
+                (15, DEFAULT_PIECE, true),
+                (16, DEFAULT_PIECE, false),
             ] {
                 let mut plan = Plan::new(n, 3).with_piece(piece);
                 plan.build = build;
+                let quarter = Quarter::build_with(plan.shape.h, halved);
+                assert!(plan.quarter.set(quarter).is_ok());
                 let total: u128 = (0..plan.len()).map(|i| plan.run(i)).sum();
-                assert_eq!(Some(total), known::total(n), "{} n = {n}", build.name());
+                let name = build.name();
+                assert_eq!(
+                    Some(total),
+                    known::total(n),
+                    "{name} n = {n} halved {halved}"
+                );
             }
         }
+    }
+
+    /// Up to [`MOST_THREADS`], the automatic grouping gives every thread
+    /// [`TASKS_PER_THREAD`] tasks where the board has units enough (n = 18 has ~12,000),
+    /// and the same depth gives the same tasks.
+    #[test]
+    fn every_thread_gets_many_tasks() {
+        for threads in [1, 2, 16, 64, 256, 1000] {
+            let depth = auto_depth(18, threads);
+            let plan = Plan::new(18, depth);
+            let wanted = (threads.min(MOST_THREADS) * TASKS_PER_THREAD).max(256);
+            assert!(
+                plan.len() >= wanted,
+                "{threads} threads: {} tasks",
+                plan.len()
+            );
+            assert_eq!(plan.tasks, Plan::new(18, depth).tasks);
+        }
+        // Deeper groupings split tasks, never merge them: depth 8 is one unit per task here.
+        let lens: Vec<usize> = (1..=MAX_DEPTH).map(|d| Plan::new(16, d).len()).collect();
+        assert!(lens.windows(2).all(|w| w[0] <= w[1]), "{lens:?}");
+        assert_eq!(lens[7], Plan::new(16, 8).units.len());
     }
 
     #[test]
