@@ -216,14 +216,26 @@ impl View {
 }
 
 /// The memory the quarter table of the n x n board takes, in bytes, without building it: the
-/// placements are counted by the same walk.
+/// placements are counted by the same walk, in parallel, once per size and process.
 pub fn table_bytes(n: u32) -> usize {
+    use rayon::prelude::*;
+    use std::sync::OnceLock;
+    static BYTES: [OnceLock<usize>; 32] = [const { OnceLock::new() }; 32];
     let h = Shape::new(n).h;
-    let mut entries = 0usize;
-    walk_quarter(h, h, 0, 0, 0, 0, [0, 0], &mut |key, _| {
-        entries += usize::from(h < HALVED_FROM || stored(h, (key >> h) as u32));
-    });
-    ((1usize << (2 * h)) + 1) * 4 + entries * 8
+    *BYTES[h as usize].get_or_init(|| {
+        let t = GROUP_ROWS.min(h);
+        let entries: usize = (0..1u32 << t)
+            .into_par_iter()
+            .map(|group| {
+                let mut entries = 0usize;
+                walk_quarter(h, h - t, group, 0, 0, 0, [0, 0], &mut |key, _| {
+                    entries += usize::from(h < HALVED_FROM || stored(h, (key >> h) as u32));
+                });
+                entries
+            })
+            .sum();
+        ((1usize << (2 * h)) + 1) * 4 + entries * 8
+    })
 }
 
 #[cfg(test)]
