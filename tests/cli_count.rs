@@ -162,8 +162,6 @@ fn quiet_and_progress_never_keep_stderr_empty() {
         .stderr("");
 }
 
-/// Each bad command line: exit 2, one line on stderr starting with "error:", nothing on
-/// stdout, and no panic.
 #[test]
 fn the_join_engine_reports_itself_and_its_peak_memory() {
     let out = nqueens()
@@ -314,6 +312,8 @@ fn the_least_memory_limit_is_one_stable_figure_that_is_enough() {
         .stdout("14772512\n");
 }
 
+/// Each bad command line: exit 2, one line on stderr starting with "error:", nothing on
+/// stdout, and no panic.
 #[test]
 fn bad_input_is_one_line_and_exit_two() {
     let cases: &[(&[&str], &str)] = &[
