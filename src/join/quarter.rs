@@ -215,27 +215,53 @@ impl View {
     }
 }
 
-/// The memory the quarter table of the n x n board takes, in bytes, without building it: the
-/// placements are counted by the same walk, in parallel, once per size and process.
+/// How many entries the quarter table of an h x h quarter holds (every placement of
+/// non-attacking queens in it, none included), for h = 0..=12 (n up to 25). Known without the
+/// walk, which takes a minute at h = 12, so that a memory limit is checked at once; the test
+/// below walks the small ones.
+const QUARTER_ENTRIES: [u64; 13] = [
+    1,
+    2,
+    5,
+    18,
+    87,
+    462,
+    2_635,
+    16_870,
+    118_969,
+    915_442,
+    7_535_369,
+    66_807_234,
+    633_443_407,
+];
+
+/// How many of them the table stores from [`HALVED_FROM`] on (those on row sets no greater
+/// than their reversal), for h = 0..=12; the test below walks the small ones.
+const STORED_ENTRIES: [u64; 13] = [
+    1,
+    2,
+    3,
+    13,
+    53,
+    286,
+    1_471,
+    9_429,
+    63_053,
+    486_298,
+    3_886_603,
+    34_543_071,
+    322_269_833,
+];
+
+/// The memory the quarter table of the n x n board takes, in bytes, without building it.
 pub fn table_bytes(n: u32) -> usize {
-    use rayon::prelude::*;
-    use std::sync::OnceLock;
-    static BYTES: [OnceLock<usize>; 32] = [const { OnceLock::new() }; 32];
     let h = Shape::new(n).h;
-    *BYTES[h as usize].get_or_init(|| {
-        let t = GROUP_ROWS.min(h);
-        let entries: usize = (0..1u32 << t)
-            .into_par_iter()
-            .map(|group| {
-                let mut entries = 0usize;
-                walk_quarter(h, h - t, group, 0, 0, 0, [0, 0], &mut |key, _| {
-                    entries += usize::from(h < HALVED_FROM || stored(h, (key >> h) as u32));
-                });
-                entries
-            })
-            .sum();
-        ((1usize << (2 * h)) + 1) * 4 + entries * 8
-    })
+    let entries = if h >= HALVED_FROM {
+        STORED_ENTRIES[h as usize]
+    } else {
+        QUARTER_ENTRIES[h as usize]
+    };
+    ((1usize << (2 * h)) + 1) * 4 + entries as usize * 8
 }
 
 #[cfg(test)]
@@ -274,5 +300,18 @@ mod tests {
         }
         assert_eq!(kept, halved.entries.len());
         assert!(halved.entries.len() < whole.entries.len() * 6 / 10);
+    }
+
+    #[test]
+    fn the_known_entry_counts_are_those_of_the_walk() {
+        for h in 0..=9 {
+            let (mut entries, mut stored_entries) = (0u64, 0u64);
+            walk_quarter(h, h, 0, 0, 0, 0, [0, 0], &mut |key, _| {
+                entries += 1;
+                stored_entries += u64::from(stored(h, (key >> h) as u32));
+            });
+            assert_eq!(entries, QUARTER_ENTRIES[h as usize], "h = {h}");
+            assert_eq!(stored_entries, STORED_ENTRIES[h as usize], "h = {h}");
+        }
     }
 }
