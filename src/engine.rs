@@ -153,7 +153,7 @@ impl Plan {
         let wanted = (threads.max(1) * 8).max(64);
         let deepest = Plan::effective_depth(n, engine, split::MAX_DEPTH);
         if engine == Engine::Join {
-            return join::auto_depth(n, threads);
+            return join::auto_depth(n);
         }
         (1..=deepest)
             .find(|&depth| Plan::new(n, engine, depth).len() >= wanted)

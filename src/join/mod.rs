@@ -74,11 +74,12 @@ pub fn supports(n: u32) -> bool {
 /// queens in the first `2d` rows.
 pub const MAX_DEPTH: u32 = 8;
 
-/// Tasks per worker thread that [`auto_depth`] asks for, for threads up to [`MOST_THREADS`]:
-/// units differ in size by orders of magnitude, and many tasks keep the idle tail short.
+/// Tasks per worker thread that [`auto_depth`] provides for, for up to [`MOST_THREADS`]
+/// threads: units differ in size by orders of magnitude, and many tasks keep the idle tail
+/// short.
 pub const TASKS_PER_THREAD: usize = 16;
 
-/// The thread count beyond which [`auto_depth`] asks for no more tasks.
+/// The most threads [`auto_depth`] provides tasks for.
 pub const MOST_THREADS: usize = 256;
 
 /// The diagonals a set of queens occupies: bit `r + c` of `anti`, bit `r - c + n - 1` of
@@ -489,11 +490,12 @@ fn prefix_mask(shape: Shape, depth: u32) -> u32 {
     ((1u64 << bits) - 1) as u32
 }
 
-/// The shallowest grouping that gives each of `threads` threads (up to [`MOST_THREADS`])
-/// [`TASKS_PER_THREAD`] tasks, and at least 256 tasks in all; the deepest when none does.
-/// Depends on `n` and `threads` only, so every machine given both makes the same tasks.
-pub fn auto_depth(n: u32, threads: usize) -> u32 {
-    let wanted = (threads.clamp(1, MOST_THREADS) * TASKS_PER_THREAD).max(256);
+/// The shallowest grouping that gives [`MOST_THREADS`] threads [`TASKS_PER_THREAD`] tasks
+/// each, or the deepest when none does. It depends on `n` alone, not on the threads, so
+/// machines with different core counts (shards, MPI ranks, a resumed checkpoint) make the
+/// same tasks; more tasks cost nothing, since a task's work is its units either way.
+pub fn auto_depth(n: u32) -> u32 {
+    let wanted = MOST_THREADS * TASKS_PER_THREAD;
     let shape = Shape::new(n);
     let (units, _) = units(shape, &layouts(shape));
     let deepest = clamp_depth(n, MAX_DEPTH);
@@ -568,22 +570,20 @@ mod tests {
         }
     }
 
-    /// Up to [`MOST_THREADS`], the automatic grouping gives every thread
-    /// [`TASKS_PER_THREAD`] tasks where the board has units enough (n = 18 has ~12,000),
-    /// and the same depth gives the same tasks.
+    /// The automatic grouping gives [`MOST_THREADS`] threads [`TASKS_PER_THREAD`] tasks each
+    /// where the board has units enough (n = 18 has over 12,000), every unit its own task
+    /// where it has not, and the same depth gives the same tasks.
     #[test]
     fn every_thread_gets_many_tasks() {
-        for threads in [1, 2, 16, 64, 256, 1000] {
-            let depth = auto_depth(18, threads);
-            let plan = Plan::new(18, depth);
-            let wanted = (threads.min(MOST_THREADS) * TASKS_PER_THREAD).max(256);
-            assert!(
-                plan.len() >= wanted,
-                "{threads} threads: {} tasks",
-                plan.len()
-            );
-            assert_eq!(plan.tasks, Plan::new(18, depth).tasks);
-        }
+        let depth = auto_depth(18);
+        let plan = Plan::new(18, depth);
+        assert!(
+            plan.len() >= MOST_THREADS * TASKS_PER_THREAD,
+            "{}",
+            plan.len()
+        );
+        assert_eq!(plan.tasks, Plan::new(18, depth).tasks);
+        assert_eq!(auto_depth(16), MAX_DEPTH);
         // Deeper groupings split tasks, never merge them: depth 8 is one unit per task here.
         let lens: Vec<usize> = (1..=MAX_DEPTH).map(|d| Plan::new(16, d).len()).collect();
         assert!(lens.windows(2).all(|w| w[0] <= w[1]), "{lens:?}");
