@@ -26,6 +26,12 @@ pub enum Error {
     /// The engine asked for cannot count this board, or not within the memory limit.
     #[error("{0}")]
     Engine(String),
+    /// A placement of queens is not one of the board it claims (a column off the board).
+    #[error("{0}")]
+    Placement(String),
+    /// The caller's cancel flag stopped the work.
+    #[error("cancelled")]
+    Cancelled,
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Output(String),

@@ -16,6 +16,7 @@
 
 #![deny(missing_docs)]
 
+pub mod browse;
 pub mod checkpoint;
 #[cfg(feature = "mpi")]
 pub mod cluster;
@@ -31,6 +32,7 @@ pub mod join;
 pub mod kernel;
 pub mod known;
 pub mod parse;
+pub mod partial;
 pub mod shard;
 mod solution;
 mod solutions;
@@ -38,6 +40,7 @@ pub mod split;
 pub mod stream;
 pub mod symmetry;
 pub mod textbook;
+pub mod trace;
 
 pub use counter::{Count, Counter, Job, Progress};
 pub use engine::{Engine, Method, Plan, Symmetry};
