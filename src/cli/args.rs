@@ -31,6 +31,22 @@ pub enum Command {
     /// Add up the results of `count --shard I/K` runs; refuses a set with a shard missing,
     /// given twice, of another run, or damaged.
     Merge(MergeArgs),
+    /// Serve a local web page to browse the solutions, play the puzzle with the engine as
+    /// oracle, and watch the search (prints the page's address first; Ctrl-C stops it).
+    Serve(ServeArgs),
+}
+
+/// `nqueens serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on (port 0: any free port). Anything but loopback lets other
+    /// machines in.
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:0")]
+    pub addr: std::net::SocketAddr,
+
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
 }
 
 /// `nqueens merge`.

@@ -25,6 +25,17 @@ pub enum Config {
     Verify(VerifyConfig),
     /// `merge`.
     Merge(MergeConfig),
+    /// `serve`.
+    Serve(ServeConfig),
+}
+
+/// A validated `serve` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServeConfig {
+    /// Where to listen.
+    pub addr: std::net::SocketAddr,
+    /// Whether to open the page in a browser.
+    pub open: bool,
 }
 
 /// A validated `merge` command.
@@ -47,6 +58,10 @@ impl Config {
             Command::Merge(MergeArgs { files, json }) => Config::Merge(MergeConfig {
                 files: files.clone(),
                 json: *json,
+            }),
+            Command::Serve(args) => Config::Serve(ServeConfig {
+                addr: args.addr,
+                open: args.open,
             }),
         })
     }

@@ -10,5 +10,6 @@ pub mod memory;
 pub mod merge;
 pub mod output;
 pub mod progress;
+pub mod serve;
 pub mod solve;
 pub mod verify;
