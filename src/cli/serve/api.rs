@@ -23,9 +23,9 @@ pub const MAX_STEP_K: u128 = 10_000;
 pub const MAX_FIND_N: u32 = 1_000;
 /// The largest board whose search the page animates.
 pub const MAX_TRACE_N: u32 = 12;
-/// The largest board the page counts live: beyond, one task of the count can run for many
-/// seconds (too long to stop on demand) and the whole count for days.
-pub const MAX_LIVE_N: u32 = 22;
+/// The largest board the page counts live (about a quarter of an hour on two cores): beyond,
+/// the count takes hours to days, and its tasks grow too long to stop on demand.
+pub const MAX_LIVE_N: u32 = 20;
 
 /// The query parameters, or a JSON error when they cannot be read.
 pub type QueryResult =

@@ -17,7 +17,7 @@ use axum::response::Response;
 use futures_util::stream::{self, Stream, StreamExt};
 use nqueens::partial::Partial;
 use nqueens::trace::{Event, Trace};
-use nqueens::{Counter, Error, Progress, known};
+use nqueens::{Counter, Engine, Error, Progress, known};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::atomic::AtomicBool;
@@ -29,8 +29,6 @@ use tokio::sync::mpsc;
 const TICK: Duration = Duration::from_millis(250);
 /// The largest request body accepted (a placement of 32 rows takes a few hundred bytes).
 pub const MAX_BODY: usize = 4096;
-/// The most memory a live count's join engine may take; above, the search counts.
-const COUNT_MEMORY: u64 = 1 << 30;
 /// Trace events sent in one piece.
 const TRACE_BATCH: usize = 64;
 
@@ -129,7 +127,7 @@ pub async fn count(
     let n = params(query)?.n(MAX_N)?;
     if n > MAX_LIVE_N {
         return Err(ApiError::bad(format!(
-            "live counts go up to n = {MAX_LIVE_N}: n = {n} would take days (the known counts go up to 27)"
+            "live counts go up to n = {MAX_LIVE_N}: n = {n} would take hours to days (the table above gives the known counts up to 27)"
         )));
     }
     let latest: Arc<Mutex<Option<Progress>>> = Arc::default();
@@ -147,8 +145,12 @@ pub async fn count(
             let record = |p: Progress| {
                 *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(p);
             };
+            // The search, split deep: its tasks take milliseconds, so a cancel is heard at
+            // once. (The join engine is faster, but prepares its tables for many seconds
+            // without a way to stop.)
             let counter = Counter::new()
-                .max_memory(COUNT_MEMORY)
+                .engine(Engine::Dfs)
+                .split_depth(if n >= 19 { 5 } else { 4 })
                 .cancel_on(cancel)
                 .on_progress(&record);
             let last = match counter.count(n) {

@@ -177,7 +177,7 @@ function renderCountIdle() {
   $("count-start").disabled = !allowed || state.count.controller !== null;
   if (!state.count.controller) {
     $("count-progress").value = 0;
-    $("count-status").textContent = allowed ? "" : `Live counts go up to n = ${limit}: n = ${state.n} would take days on this machine.`;
+    $("count-status").textContent = allowed ? "" : `Live counts go up to n = ${limit}: n = ${state.n} would take hours to days here; the table gives the known counts up to n = 27.`;
     $("count-result").textContent = "";
   }
 }
