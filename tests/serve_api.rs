@@ -21,7 +21,9 @@ fn get(server: &Server, path: &str) -> (u16, Value) {
 fn assert_bad(answer: (u16, Value), words: &str) {
     let (status, body) = answer;
     assert_eq!(status, 400, "{body}");
-    let error = body["error"].as_str().unwrap_or_else(|| panic!("no error in {body}"));
+    let error = body["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error in {body}"));
     assert!(error.contains(words), "{error:?} lacks {words:?}");
 }
 
@@ -55,7 +57,10 @@ fn wait_for_jobs(server: &Server, jobs: u64) {
         if status["jobs"] == jobs {
             return;
         }
-        assert!(started.elapsed() < Duration::from_secs(10), "still {status}");
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "still {status}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -224,7 +229,20 @@ fn completions_of_placements_match_the_library() {
         &[Some(0), None, None, None, None, None, None, None],
         &[None, None, None, Some(1), None, None, None, Some(5)],
         &[None; 10],
-        &[Some(2), None, None, None, None, None, None, None, None, Some(1), None, None],
+        &[
+            Some(2),
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            Some(1),
+            None,
+            None,
+        ],
     ];
     for rows in placements {
         let lines = lines(completions(
@@ -242,10 +260,18 @@ fn completions_of_placements_match_the_library() {
         assert_eq!(last["completions"], count.to_string());
     }
     // The empty 10 x 10 board: every solution.
-    let all = lines(completions(&server, "a", r#"{"n":10,"rows":[null,null,null,null,null,null,null,null,null,null]}"#));
+    let all = lines(completions(
+        &server,
+        "a",
+        r#"{"n":10,"rows":[null,null,null,null,null,null,null,null,null,null]}"#,
+    ));
     assert_eq!(all.last().unwrap()["completions"], "724");
     // Two queens that attack each other: none, and which.
-    let lines = lines(completions(&server, "a", r#"{"n":4,"rows":[0,1,null,null]}"#));
+    let lines = lines(completions(
+        &server,
+        "a",
+        r#"{"n":4,"rows":[0,1,null,null]}"#,
+    ));
     assert_eq!(lines[0]["first"], Value::Null);
     assert_eq!(lines[0]["conflict"], json!([0, 1]));
     assert_eq!(lines.last().unwrap()["completions"], "0");
@@ -265,9 +291,18 @@ fn bad_placements_are_400s_and_large_bodies_413s() {
     assert_bad(post(r#"{"n":33,"rows":[]}"#), "from 1 to 32");
     assert_bad(post(r#"{"n":4}"#), "'rows'");
     assert_bad(post(r#"{"n":4,"rows":[null,null,null]}"#), "4 entries");
-    assert_bad(post(r#"{"n":4,"rows":[4,null,null,null]}"#), "off the board");
-    assert_bad(post(r#"{"n":4,"rows":[-1,null,null,null]}"#), "not a column");
-    assert_bad(post(r#"{"n":4,"rows":["x",null,null,null]}"#), "not a column");
+    assert_bad(
+        post(r#"{"n":4,"rows":[4,null,null,null]}"#),
+        "off the board",
+    );
+    assert_bad(
+        post(r#"{"n":4,"rows":[-1,null,null,null]}"#),
+        "not a column",
+    );
+    assert_bad(
+        post(r#"{"n":4,"rows":["x",null,null,null]}"#),
+        "not a column",
+    );
     let huge = format!(r#"{{"n":4,"rows":[{}null]}}"#, "null,".repeat(2000));
     let (status, body) = post(&huge);
     assert_eq!(status, 413, "{body}");
@@ -304,13 +339,20 @@ fn cancelling_or_leaving_stops_the_work() {
         .header("x-client", "c")
         .send("")
         .unwrap();
-    assert_eq!(cancel.body_mut().read_json::<Value>().unwrap()["cancelled"], true);
+    assert_eq!(
+        cancel.body_mut().read_json::<Value>().unwrap()["cancelled"],
+        true
+    );
     let rest: Vec<String> = reader.map(Result::unwrap).collect();
     assert!(rest.last().unwrap().contains("cancelled"), "{rest:?}");
     wait_for_jobs(&server, 0);
 
     // The completions of an empty 32 x 32 board would take ages: the client goes away.
-    let response = completions(&server, "d", &json!({ "n": 32, "rows": vec![Value::Null; 32] }).to_string());
+    let response = completions(
+        &server,
+        "d",
+        &json!({ "n": 32, "rows": vec![Value::Null; 32] }).to_string(),
+    );
     let mut reader = BufReader::new(response.into_body().into_reader()).lines();
     // `counting` lines come while the first completion is searched for.
     let first: Value = reader
@@ -389,7 +431,10 @@ fn the_page_and_its_files_are_served() {
     ] {
         let mut response = agent().get(&server.at(path)).call().unwrap();
         assert_eq!(response.status().as_u16(), 200, "{path}");
-        let content_type = response.headers()["content-type"].to_str().unwrap().to_owned();
+        let content_type = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_owned();
         assert!(content_type.starts_with(kind), "{path}: {content_type}");
         let text = response.body_mut().read_to_string().unwrap();
         assert!(text.contains(words), "{path}");

@@ -53,7 +53,12 @@ impl Server {
         assert!(status.success());
         let exit = child.wait().unwrap();
         let mut stderr = String::new();
-        child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
         (exit, stderr)
     }
 }

@@ -343,7 +343,9 @@ function renderPlay(ask) {
   for (const key of attacked) marks.set(key, "attacked");
   for (const key of bad) marks.set(key, "bad-queen");
   const board = $("play-board");
-  drawBoard(board, state.n, rows, marks, document.activeElement === board ? cursor : null);
+  // The cursor is drawn always and shown by CSS while the board has the focus: redrawing on
+  // focus would replace the square under a click before the click lands.
+  drawBoard(board, state.n, rows, marks, cursor);
   board.classList.toggle("solved", rows.every((c) => c !== null) && bad.size === 0);
   if (ask) askCompletions();
 }
@@ -425,6 +427,7 @@ function resetWatch() {
   const w = state.watch;
   if (w && w.reader) w.reader.cancel().catch(() => {});
   if (w && w.timer) clearTimeout(w.timer);
+  delete $("watch-board").dataset.lastSolution;
   state.watch = { n: state.n, reader: null, buffer: "", queue: [], ended: false, rows: new Array(state.n).fill(null), steps: 0, solutions: 0, playing: false, timer: null, mark: null, solved: false, last: "" };
   if (state.view === "watch") renderWatch();
 }
@@ -498,6 +501,7 @@ async function watchStep() {
       w.solved = true;
       w.mark = null;
       w.last = `Solution ${w.solutions} found: ${event.columns.join(" ")}.`;
+      $("watch-board").dataset.lastSolution = event.columns.join(" ");
       break;
   }
   if (w.queue.length < 128) watchFill();
@@ -628,8 +632,6 @@ function wire() {
       toggleSquare(r, c);
     }
   });
-  board.addEventListener("focus", () => renderPlay(false));
-  board.addEventListener("blur", () => renderPlay(false));
   $("play-clear").addEventListener("click", resetPlay);
   $("play-complete").addEventListener("click", () => {
     if (!state.play.first) return;
