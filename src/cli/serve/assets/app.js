@@ -578,7 +578,7 @@ async function drawLarge() {
           ctx.arc((c + 0.5) * cell, (r + 0.5) * cell, cell * 0.36, 0, 2 * Math.PI);
           ctx.fill();
         } else {
-          const dot = Math.max(cell, 1.6);
+          const dot = Math.max(cell, 2.5);
           ctx.fillRect((c + 0.5) * cell - dot / 2, (r + 0.5) * cell - dot / 2, dot, dot);
         }
       });
