@@ -3,7 +3,7 @@
 //! a solution's class of equivalent boards.
 //!
 //! Solution k is found through an [`Index`]: the placements of the first rows that the
-//! solution stream splits the board into ([`crate::split::Prefixes`]), each with its number of
+//! solution stream splits the board into (`split::Prefixes`), each with its number of
 //! completions. Those counts say which placement holds solution k, and only that placement's
 //! completions are then listed. The mirror image (column c to n-1-c) reverses the order of
 //! the placements, so only the first half is counted. On 16 rows the index takes a fraction

@@ -4,7 +4,7 @@
 //! A placement becomes a set of allowed squares per row: a given queen's row allows its square
 //! alone, every other row loses the given queens' columns and diagonals. (The search goes
 //! down the rows, so a queen given in a lower row must block the rows above it explicitly.)
-//! The count reuses the counting kernel with those blocks ([`RowBlocks`]); its work is split
+//! The count reuses the counting kernel with those blocks (`kernel::RowBlocks`); its work is split
 //! into the placements of the first rows, taken deep enough that a task has at most
 //! [`FREE_ROWS_PER_TASK`] rows left to fill, so that a cancellation, checked between tasks,
 //! is heard within milliseconds even on a 32-row board. The tasks are generated lazily and run
@@ -277,7 +277,7 @@ pub(crate) fn first_allowed(
             continue;
         }
         nodes += 1;
-        if nodes % NODES_PER_CHECK == 0 && cancel.load(Ordering::Relaxed) {
+        if nodes.is_multiple_of(NODES_PER_CHECK) && cancel.load(Ordering::Relaxed) {
             return Err(Error::Cancelled);
         }
         let bit = *free & free.wrapping_neg();

@@ -10,6 +10,8 @@ pub mod memory;
 pub mod merge;
 pub mod output;
 pub mod progress;
+pub mod report;
 pub mod serve;
 pub mod solve;
+pub mod values;
 pub mod verify;

@@ -190,10 +190,10 @@ fn open_browser(url: &str) {
         Ok(mut child) => {
             let url = url.to_owned();
             std::thread::spawn(move || {
-                if let Ok(status) = child.wait() {
-                    if !status.success() {
-                        eprintln!("warning: cannot open a browser ({status}); open {url} yourself");
-                    }
+                if let Ok(status) = child.wait()
+                    && !status.success()
+                {
+                    eprintln!("warning: cannot open a browser ({status}); open {url} yourself");
                 }
             });
         }

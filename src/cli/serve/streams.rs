@@ -149,7 +149,7 @@ pub async fn count(
             // once. (The join engine is faster, but prepares its tables for many seconds
             // without a way to stop.)
             let counter = Counter::new()
-                .engine(Engine::Dfs)
+                .engine(Engine::SEARCH)
                 .split_depth(if n >= 19 { 5 } else { 4 })
                 .cancel_on(cancel)
                 .on_progress(&record);
@@ -160,7 +160,7 @@ pub async fn count(
                     "solutions": count_json(count.solutions),
                     "known": known::total(n).map(count_json),
                     "agrees": known::total(n).map(|k| k == count.solutions),
-                    "engine": count.method.engine().name(),
+                    "engine": count.engine.name(),
                     "tasks": count.tasks,
                     "threads": count.threads,
                     "seconds": started.elapsed().as_secs_f64(),
