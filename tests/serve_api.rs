@@ -454,3 +454,37 @@ fn ctrl_c_stops_the_server_cleanly() {
     assert!(stderr.contains("stopped"), "{stderr}");
     assert!(started.elapsed() < Duration::from_secs(5));
 }
+
+#[test]
+fn requests_for_other_host_names_are_refused() {
+    use std::io::{Read, Write};
+    let server = Server::start();
+    let address = server
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let ask = |host: &str| {
+        let mut stream = std::net::TcpStream::connect(&address).unwrap();
+        write!(
+            stream,
+            "GET /api/sizes HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let port = address.rsplit(':').next().unwrap();
+    for host in [
+        address.clone(),
+        format!("localhost:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        assert!(ask(&host).starts_with("HTTP/1.1 200"), "{host}");
+    }
+    // A name pointed at 127.0.0.1 by someone else's DNS (rebinding).
+    let refused = ask(&format!("evil.example:{port}"));
+    assert!(refused.starts_with("HTTP/1.1 403"), "{refused}");
+    assert!(refused.contains("localhost only"));
+}

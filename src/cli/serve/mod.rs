@@ -101,7 +101,10 @@ async fn serve(config: &ServeConfig) -> Result<ExitCode> {
             stop.notify_one();
         }));
     }
-    let app = router(state);
+    let mut app = router(state);
+    if addr.ip().is_loopback() {
+        app = app.layer(axum::middleware::from_fn(loopback_host_only));
+    }
     let server = axum::serve(
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
@@ -138,6 +141,39 @@ fn router(state: Shared) -> Router {
         .fallback(asset)
         .layer(DefaultBodyLimit::max(streams::MAX_BODY))
         .with_state(state)
+}
+
+/// Refuses requests whose `Host` is not a loopback name: a page elsewhere whose name was
+/// pointed at 127.0.0.1 (DNS rebinding) must not drive this server from the user's browser.
+async fn loopback_host_only(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    // The name without its port ("[::1]:80", "localhost:80", "127.0.0.1").
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if !port.contains(']') => name,
+        _ => host,
+    };
+    let loopback = name.eq_ignore_ascii_case("localhost")
+        || name
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    if loopback {
+        next.run(request).await
+    } else {
+        params::ApiError(
+            StatusCode::FORBIDDEN,
+            format!("this server answers requests for localhost only, not for host '{host}'"),
+        )
+        .into_response()
+    }
 }
 
 /// The page's files by path; a JSON 404 for anything else.
