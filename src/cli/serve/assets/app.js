@@ -316,7 +316,8 @@ function renderBrowse() {
     drawBoard(svg, b.n, image.columns);
     button.appendChild(svg);
     const label = document.createElement("span");
-    label.textContent = (image.k === null ? image.columns.join(" ").slice(0, 14) : `k = ${fmt(image.k)}`) + (representative ? " ★" : "");
+    // Above 16 rows the images' numbers are unknown: they are shown, not linked.
+    label.textContent = (image.k === null ? (same ? "this board" : "image") : `k = ${fmt(image.k)}`) + (representative ? " ★" : "");
     button.appendChild(label);
     button.setAttribute("aria-label", `Image ${image.columns.join(" ")}${representative ? ", the representative" : ""}${same ? ", shown now" : ""}`);
     button.addEventListener("click", () => {
