@@ -25,6 +25,10 @@ pub enum Config {
     Verify(VerifyConfig),
     /// `merge`.
     Merge(MergeConfig),
+    /// `completions`: nothing to check.
+    Completions(clap_complete::Shell),
+    /// `man`.
+    Man,
 }
 
 /// A validated `merge` command.
@@ -48,6 +52,8 @@ impl Config {
                 files: files.clone(),
                 json: *json,
             }),
+            Command::Completions { shell } => Config::Completions(*shell),
+            Command::Man => Config::Man,
         })
     }
 }
