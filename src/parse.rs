@@ -554,6 +554,7 @@ fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
 mod tests {
     use super::*;
     use crate::format::format_all;
+    use std::io::Read;
 
     #[test]
     fn every_format_reads_back_what_it_wrote() {
@@ -590,5 +591,80 @@ mod tests {
         assert_eq!(items[0].columns, Err("row 2 has 2 queens".into()));
         let items = parse("0000000110000010\n", Format::Flat).unwrap();
         assert_eq!(items[0].columns, Err("row 0 has no queen".into()));
+    }
+
+    #[test]
+    fn every_format_reads_the_same_through_a_one_byte_buffer() {
+        // Lines, tags and row strings cross the reads' boundaries anywhere.
+        let solutions = vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]];
+        for format in Format::ALL {
+            let text = format_all(format, 4, &solutions);
+            let whole = parse(std::str::from_utf8(&text).unwrap(), format).unwrap();
+            for detected in [Some(format), None] {
+                let reader =
+                    Reader::new(std::io::BufReader::with_capacity(1, &text[..]), detected).unwrap();
+                assert_eq!(reader.format(), format);
+                let items: Vec<Item> = reader.collect::<Result<_, _>>().unwrap();
+                assert_eq!(items, whole, "{format:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn endless_input_ends_with_an_error() {
+        // No newline, ever: refused once a line outgrows the largest placement.
+        let mut reader = Reader::new(
+            std::io::BufReader::new(std::io::repeat(b'1').take(1 << 40)),
+            Some(Format::Perm),
+        )
+        .unwrap();
+        let error = reader.next().unwrap().unwrap_err();
+        assert_eq!(error.place, Place::Line(1));
+        assert!(error.message.contains("longer than"), "{error}");
+        assert!(reader.next().is_none());
+        // Binary: at once.
+        let error = Reader::new(
+            std::io::BufReader::new(std::io::repeat(0).take(1 << 40)),
+            None,
+        )
+        .err()
+        .unwrap();
+        assert_eq!(
+            error.to_string(),
+            "line 1: binary data (a NUL byte), not text"
+        );
+        // A row string that never closes.
+        let endless = b"[[\"".chain(std::io::repeat(b'Q').take(1 << 40));
+        let error = Reader::new(std::io::BufReader::new(endless), None)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            error.message.contains("a row string longer than"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn leetcode_is_json_with_escapes_and_nothing_after_it() {
+        let items = parse("[ [\"\\u002eQ\", \"Q.\"] ]", Format::Leetcode).unwrap();
+        assert_eq!(items[0].columns, Ok(vec![1, 0]));
+        let items = parse("[[\"Q\", \"Q.\"]]", Format::Leetcode).unwrap();
+        assert_eq!(
+            items[0].columns,
+            Err("row 0 has 1 square on a board of 2 rows".into())
+        );
+        let items = parse(
+            "[[\".\\u0051..\",\"...Q\",\"Q...\",\"..Q.\"]]\n",
+            Format::Leetcode,
+        )
+        .unwrap();
+        assert_eq!(items[0].columns, Ok(vec![1, 3, 0, 2]));
+        let error = parse("[[\"Q\"]] x", Format::Leetcode).unwrap_err();
+        assert!(error.message.contains("nothing after"), "{error}");
+        assert_eq!(parse("[]", Format::Leetcode).unwrap(), []);
+        let items = parse("[[]]", Format::Leetcode).unwrap();
+        assert_eq!(items[0].columns, Err("an empty board".into()));
     }
 }

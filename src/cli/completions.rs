@@ -57,7 +57,28 @@ pub fn man() -> Result<ExitCode> {
             writeln!(page, ".fi")?;
         }
     }
-    print(&page)
+    print(&tidy(&page))
+}
+
+/// The page with its title first, as `man` and `lexgrog` expect, and the string definition
+/// that every rendered section repeats given once, after it.
+fn tidy(page: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(page);
+    let is_definition =
+        |line: &&str| line.starts_with(".ie \\n(.g .ds Aq") || line.starts_with(".el .ds Aq");
+    let definitions: Vec<&str> = text.lines().filter(is_definition).take(2).collect();
+    let mut tidy = String::new();
+    for line in text.lines().filter(|line| !is_definition(line)) {
+        tidy.push_str(line);
+        tidy.push('\n');
+        if line.starts_with(".TH ") {
+            for definition in &definitions {
+                tidy.push_str(definition);
+                tidy.push('\n');
+            }
+        }
+    }
+    tidy.into_bytes()
 }
 
 /// Writes `bytes` on standard output.
