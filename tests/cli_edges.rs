@@ -225,8 +225,8 @@ fn verify_of_an_endless_line_is_refused_with_its_line_number() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("long.txt");
     let limit = nqueens::parse::line_limit(nqueens::format::Format::Perm);
-    // A one-queen board, valid in both perm and flat, then the endless line.
-    let mut input = b"1\n".to_vec();
+    // A one-queen board (detected as perm), then the endless line.
+    let mut input = b"0\n".to_vec();
     input.resize(input.len() + limit + 10, b'1');
     std::fs::write(&path, &input).unwrap();
     let out = nqueens()
