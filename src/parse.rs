@@ -114,6 +114,10 @@ pub fn parse(text: &str, format: Format) -> Result<Vec<Item>, ParseError> {
     Reader::new(text.as_bytes(), Some(format))?.collect()
 }
 
+/// Reads one line of a line-based format: its columns, or why it is no placement (invalid),
+/// or why it is not the format (an error).
+type LineReader = fn(&str) -> Result<Result<Vec<u32>, String>, String>;
+
 /// Where the reader is within a document that wraps the whole set (`leetcode`, `svg`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -224,10 +228,7 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// The next non-blank line, read by `read`.
-    fn next_line_item(
-        &mut self,
-        read: fn(&str) -> Result<Result<Vec<u32>, String>, String>,
-    ) -> Result<Option<Item>, ParseError> {
+    fn next_line_item(&mut self, read: LineReader) -> Result<Option<Item>, ParseError> {
         let limit = line_limit(self.format);
         while let Some((number, line)) = self.input.next_line(limit, &self.too_long)? {
             let place = Place::Line(number);

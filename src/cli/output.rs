@@ -43,7 +43,7 @@ pub enum Output {
         /// The name it gets when complete: the target of any symbolic links the user named.
         path: PathBuf,
         /// The mode and owner of the file it replaces, to be kept.
-        keep: Option<std::fs::Metadata>,
+        keep: Option<Box<std::fs::Metadata>>,
     },
 }
 
@@ -114,7 +114,7 @@ impl Output {
         if target.is_dir() {
             anyhow::bail!("cannot write {}: it is a directory", path.display());
         }
-        let keep = std::fs::metadata(&target).ok();
+        let keep = std::fs::metadata(&target).ok().map(Box::new);
         let dir = match target.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
