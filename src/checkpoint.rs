@@ -139,10 +139,10 @@ impl Journal {
             let header = format!("{MAGIC} {fields} check={:016x}\n", fnv1a(&fields));
             journal.write(&header)?;
             // The new file's name must survive a crash too.
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                if let Ok(dir) = File::open(dir) {
-                    let _ = dir.sync_all();
-                }
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+                && let Ok(dir) = File::open(dir)
+            {
+                let _ = dir.sync_all();
             }
             return Ok((journal, BTreeMap::new()));
         }
@@ -192,12 +192,12 @@ impl Journal {
             let last = i + 1 == lines.len();
             match self.record(line, identity.tasks) {
                 Some((id, value)) => {
-                    if let Some(&before) = done.get(&id) {
-                        if before != value {
-                            return Err(fail(format!(
-                                "task {id} is recorded twice with different values"
-                            )));
-                        }
+                    if let Some(&before) = done.get(&id)
+                        && before != value
+                    {
+                        return Err(fail(format!(
+                            "task {id} is recorded twice with different values"
+                        )));
                     }
                     done.insert(id, value);
                     offset += line.len();
