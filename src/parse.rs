@@ -460,13 +460,26 @@ impl<R: BufRead> Iterator for Reader<R> {
 }
 
 fn perm_line(line: &str) -> Result<Result<Vec<u32>, String>, String> {
-    line.split_whitespace()
-        .map(|w| {
-            w.parse::<u32>()
-                .map_err(|_| format!("'{w}' is not a column number"))
-        })
-        .collect::<Result<Vec<_>, _>>()
-        .map(Ok)
+    let mut columns = Vec::new();
+    for word in line.split_whitespace() {
+        let column = word
+            .parse::<u32>()
+            .map_err(|_| format!("'{word}' is not a column number"))?;
+        columns.push(column);
+        too_many_rows(&columns)?;
+    }
+    Ok(Ok(columns))
+}
+
+/// Refuses a placement of more rows than [`MAX_LINEAR_N`]: a line of single digits within the
+/// line limit would have millions of rows, and checking them would take gigabytes.
+fn too_many_rows(columns: &[u32]) -> Result<(), String> {
+    if columns.len() > MAX_LINEAR_N {
+        return Err(format!(
+            "a placement of more than {MAX_LINEAR_N} rows: more than any placement read"
+        ));
+    }
+    Ok(())
 }
 
 /// `count` and `noun`, plural unless the count is one: `1 placement`, `2 placements`.
@@ -530,6 +543,7 @@ fn json_line(line: &str) -> Result<Result<Vec<u32>, String>, String> {
         columns: Vec<u32>,
     }
     let parsed: Line = serde_json::from_str(line).map_err(|e| format!("not a placement: {e}"))?;
+    too_many_rows(&parsed.columns)?;
     if parsed.n != parsed.columns.len() as u64 {
         return Ok(Err(format!(
             "n is {} but {} given",
@@ -645,6 +659,17 @@ mod tests {
             error.message.contains("a row string longer than"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn a_placement_of_more_rows_than_read_is_refused() {
+        let line = "0 ".repeat(MAX_LINEAR_N + 1);
+        let error = parse(&line, Format::Perm).unwrap_err();
+        assert!(error.message.contains("more than 1000000 rows"), "{error}");
+        let columns = vec!["0"; MAX_LINEAR_N + 1].join(",");
+        let json = format!("{{\"n\":1,\"columns\":[{columns}]}}");
+        let error = parse(&json, Format::Json).unwrap_err();
+        assert!(error.message.contains("more than 1000000 rows"), "{error}");
     }
 
     #[test]
