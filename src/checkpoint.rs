@@ -414,16 +414,21 @@ mod tests {
         assert_eq!(journal.records(), 2);
     }
 
-    #[test]
-    fn a_torn_last_record_is_dropped_and_trimmed() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("j");
+    /// A journal of n = 12 recording task 1, with `tail` appended by hand.
+    fn journal_with_tail(dir: &Path, tail: &[u8]) -> PathBuf {
+        let path = dir.join("j");
         let (mut journal, _) = Journal::open(&path, &identity(12)).unwrap();
         journal.append(1, 10).unwrap();
         drop(journal);
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
-        file.write_all(b"task 2 2").unwrap();
-        drop(file);
+        file.write_all(tail).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_torn_last_record_is_dropped_and_trimmed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = journal_with_tail(dir.path(), b"task 2 2");
         let (mut journal, done) = Journal::open(&path, &identity(12)).unwrap();
         assert_eq!(done.len(), 1);
         journal.append(2, 20).unwrap();
@@ -459,13 +464,7 @@ mod tests {
     #[test]
     fn a_whole_bad_last_line_is_refused_not_dropped() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("j");
-        let (mut journal, _) = Journal::open(&path, &identity(12)).unwrap();
-        journal.append(1, 10).unwrap();
-        drop(journal);
-        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
-        file.write_all(b"task 2 2 0000000000000000\n").unwrap();
-        drop(file);
+        let path = journal_with_tail(dir.path(), b"task 2 2 0000000000000000\n");
         let error = Journal::open(&path, &identity(12))
             .err()
             .unwrap()

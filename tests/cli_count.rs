@@ -388,22 +388,26 @@ fn into_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
     )
 }
 
+/// The two shard results of `count n --shard I/2`, written in `dir`.
+fn two_shards(dir: &std::path::Path, n: &str) -> [std::path::PathBuf; 2] {
+    [0, 1].map(|i| {
+        let out = nqueens()
+            .args(["count", n, "--shard", &format!("{i}/2")])
+            .assert()
+            .success();
+        let path = dir.join(format!("s{i}"));
+        std::fs::write(&path, &out.get_output().stdout).unwrap();
+        path
+    })
+}
+
 #[test]
 fn a_closed_pipe_ends_count_and_merge_quietly_with_success() {
     // Regression: `count 8..14 | head -1`, `count --json`, `count --shard` and `merge` printed
     // "error: Broken pipe" and exited 1, and merge panicked (exit 101).
     let dir = tempfile::tempdir().unwrap();
-    let mut shards = Vec::new();
-    for i in 0..2 {
-        let out = nqueens()
-            .args(["count", "10", "--shard", &format!("{i}/2")])
-            .assert()
-            .success();
-        let path = dir.path().join(format!("s{i}"));
-        std::fs::write(&path, &out.get_output().stdout).unwrap();
-        shards.push(path.to_str().unwrap().to_string());
-    }
-    let (a, b) = (shards[0].as_str(), shards[1].as_str());
+    let [a, b] = two_shards(dir.path(), "10");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
     for args in [
         &["count", "8..14"][..],
         &["count", "8", "--json"],
@@ -419,16 +423,7 @@ fn a_closed_pipe_ends_count_and_merge_quietly_with_success() {
 fn a_full_disk_is_a_one_line_error() {
     // Regression: `merge ... >/dev/full` panicked (exit 101).
     let dir = tempfile::tempdir().unwrap();
-    let mut shards = Vec::new();
-    for i in 0..2 {
-        let out = nqueens()
-            .args(["count", "9", "--shard", &format!("{i}/2")])
-            .assert()
-            .success();
-        let path = dir.path().join(format!("s{i}"));
-        std::fs::write(&path, &out.get_output().stdout).unwrap();
-        shards.push(path);
-    }
+    let shards = two_shards(dir.path(), "9");
     let full = || {
         std::fs::OpenOptions::new()
             .write(true)
