@@ -26,6 +26,10 @@ pub enum Config {
     Verify(VerifyConfig),
     /// `merge`.
     Merge(MergeConfig),
+    /// `completions`: nothing to check.
+    Completions(clap_complete::Shell),
+    /// `man`.
+    Man,
     /// `serve`.
     Serve(ServeConfig),
 }
@@ -68,6 +72,8 @@ impl Config {
                     json: *json,
                 })
             }
+            Command::Completions { shell } => Config::Completions(*shell),
+            Command::Man => Config::Man,
             Command::Serve(args) => Config::Serve(ServeConfig {
                 addr: args.addr,
                 open: args.open,
