@@ -4,7 +4,7 @@ use crate::engine::{Engine, Plan};
 use crate::error::Error;
 use crate::symmetry::{Classes, rotation_fixed};
 use crate::{driver, join, split};
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// How far a count has got; passed to the progress callback after every finished task.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -117,6 +117,7 @@ pub struct Counter<'a> {
     max_memory: Option<u64>,
     unique: bool,
     progress: Option<&'a ProgressFn<'a>>,
+    cancel: Option<&'a AtomicBool>,
 }
 
 impl<'a> Counter<'a> {
@@ -176,6 +177,13 @@ impl<'a> Counter<'a> {
     /// Calls `callback` after every finished task, from the worker thread that finished it.
     pub fn on_progress(mut self, callback: &'a ProgressFn<'a>) -> Self {
         self.progress = Some(callback);
+        self
+    }
+
+    /// Stops the count when `flag` is set: it is read before each task starts (never inside
+    /// one), so the count ends when the running tasks do, with [`Error::Cancelled`].
+    pub fn cancel_on(mut self, flag: &'a AtomicBool) -> Self {
+        self.cancel = Some(flag);
         self
     }
 
@@ -252,11 +260,15 @@ impl<'a> Counter<'a> {
         let mut order: Vec<usize> = (0..ids.len()).collect();
         order.sort_by_key(|&k| std::cmp::Reverse(job.weights[ids[k]]));
         let largest_first: Vec<usize> = order.iter().map(|&k| ids[k]).collect();
+        let cancelled = || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
         let values = driver::run_some(
             job.threads,
             &largest_first,
-            |i| job.plan.run(i),
+            |i| if cancelled() { 0 } else { job.plan.run(i) },
             |i, value| {
+                if cancelled() {
+                    return;
+                }
                 on_task(i, value);
                 if let Some(progress) = self.progress {
                     let work = job.weights[i];
@@ -269,6 +281,9 @@ impl<'a> Counter<'a> {
                 }
             },
         )?;
+        if cancelled() {
+            return Err(Error::Cancelled);
+        }
         let mut in_order = vec![0; ids.len()];
         for (&k, value) in order.iter().zip(values) {
             in_order[k] = value;
@@ -291,5 +306,19 @@ impl<'a> Counter<'a> {
                 .unique
                 .then(|| Classes::from_counts(n, solutions, rotation_fixed(n))),
         }
+    }
+}
+
+#[cfg(test)]
+mod cancel_tests {
+    use super::*;
+
+    #[test]
+    fn a_set_flag_stops_the_count_between_tasks() {
+        let flag = AtomicBool::new(true);
+        let counter = Counter::new().threads(2).cancel_on(&flag);
+        assert_eq!(counter.count(12), Err(Error::Cancelled));
+        flag.store(false, Ordering::Relaxed);
+        assert_eq!(counter.count(12).map(|c| c.solutions), Ok(14_200));
     }
 }

@@ -32,6 +32,9 @@ fn main() -> std::process::ExitCode {
         Config::Find(config) => cli::solve::find(config),
         Config::Verify(config) => cli::verify::run(config),
         Config::Merge(config) => cli::merge::run(config),
+        Config::Completions(shell) => cli::completions::completions(*shell),
+        Config::Man => cli::completions::man(),
+        Config::Serve(config) => cli::serve::run(config),
     };
     match outcome {
         Ok(code) => code.into(),

@@ -26,6 +26,21 @@ pub enum Config {
     Verify(VerifyConfig),
     /// `merge`.
     Merge(MergeConfig),
+    /// `completions`: nothing to check.
+    Completions(clap_complete::Shell),
+    /// `man`.
+    Man,
+    /// `serve`.
+    Serve(ServeConfig),
+}
+
+/// A validated `serve` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServeConfig {
+    /// Where to listen.
+    pub addr: std::net::SocketAddr,
+    /// Whether to open the page in a browser.
+    pub open: bool,
 }
 
 /// A validated `merge` command.
@@ -57,6 +72,12 @@ impl Config {
                     json: *json,
                 })
             }
+            Command::Completions { shell } => Config::Completions(*shell),
+            Command::Man => Config::Man,
+            Command::Serve(args) => Config::Serve(ServeConfig {
+                addr: args.addr,
+                open: args.open,
+            }),
         })
     }
 }

@@ -17,30 +17,47 @@ pub const INTERRUPTED: i32 = 130;
 struct Watched {
     journal: Option<Arc<Mutex<Journal>>>,
     temporary: Vec<PathBuf>,
+    /// Set by a command that stops by itself (the server): called instead of exiting.
+    stop: Option<Box<dyn Fn() + Send>>,
 }
 
 static WATCHED: Mutex<Watched> = Mutex::new(Watched {
     journal: None,
     temporary: Vec::new(),
+    stop: None,
 });
 
 /// Installs the handler; once, at start-up.
 pub fn install() {
     let installed = ctrlc::set_handler(|| {
         let watched = WATCHED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(stop) = &watched.stop {
+            stop();
+            return;
+        }
         for path in &watched.temporary {
             let _ = std::fs::remove_file(path);
         }
+        // A bar on the terminal holds the cursor at the end of its line: start below it.
+        // Without one (no terminal, or no bar yet) the message is the first thing on its line.
+        let below = if super::progress::bar_on_screen() {
+            "\n"
+        } else {
+            ""
+        };
         match &watched.journal {
             Some(journal) => {
                 let journal = journal.lock().unwrap_or_else(|e| e.into_inner());
+                let kept = match journal.records() {
+                    1 => "1 finished task is".to_string(),
+                    records => format!("{records} finished tasks are"),
+                };
                 eprintln!(
-                    "\ninterrupted: {} finished tasks are kept in {}; run the same command again to resume",
-                    journal.records(),
+                    "{below}interrupted: {kept} kept in {}; run the same command again to resume",
                     journal.path().display()
                 );
             }
-            None => eprintln!("\ninterrupted"),
+            None => eprintln!("{below}interrupted"),
         }
         std::process::exit(INTERRUPTED);
     });
@@ -75,4 +92,9 @@ pub fn forget_temporary(path: &std::path::Path) {
         .unwrap_or_else(|e| e.into_inner())
         .temporary
         .retain(|p| p != path);
+}
+
+/// Calls `stop` on Ctrl-C or SIGTERM instead of exiting: the command shuts down by itself.
+pub fn on_interrupt(stop: Box<dyn Fn() + Send>) {
+    WATCHED.lock().unwrap_or_else(|e| e.into_inner()).stop = Some(stop);
 }

@@ -2,6 +2,7 @@
 //! exit codes. The library below it knows nothing of any of this.
 
 pub mod args;
+pub mod completions;
 pub mod config;
 pub mod count;
 pub mod exit;
@@ -11,6 +12,7 @@ pub mod merge;
 pub mod output;
 pub mod progress;
 pub mod report;
+pub mod serve;
 pub mod solve;
 pub mod values;
 pub mod verify;
