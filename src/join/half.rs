@@ -64,43 +64,24 @@ impl Side<'_> {
                 // (key, pattern): the key holds the diagonals a north entry could share.
                 souths.clear();
                 let (entries, flipped) = self.south.get(self.quarter, self.south_rows, south_cols);
-                for &entry in entries {
-                    let s = self.south.place(self.shape, entry, flipped);
-                    if !s.meets(self.blocked) {
-                        souths.push([self.key(s), self.shape.pattern(s)]);
-                    }
+                // Whether entries are stored upside down is known per run of them: a
+                // constant in each loop, so that a table stored whole pays nothing for it.
+                if flipped {
+                    self.place_souths::<true>(entries, souths);
+                } else {
+                    self.place_souths::<false>(entries, souths);
                 }
-                let (norths, north_flipped) =
-                    self.north.get(self.quarter, self.north_rows, north_cols);
+                let (norths, flipped) = self.north.get(self.quarter, self.north_rows, north_cols);
                 if souths.is_empty() {
                     cursor.north_at = norths.len();
                 }
-                while cursor.north_at < norths.len() {
-                    let n = self
-                        .north
-                        .place(self.shape, norths[cursor.north_at], north_flipped);
-                    cursor.north_at += 1;
-                    if n.meets(self.blocked) {
-                        continue;
-                    }
-                    let key = self.key(n);
-                    let pattern = self.shape.pattern(n.join(self.blocked));
-                    // Written without a branch on the data: every candidate is stored, and
-                    // the end moves past it only when it fits.
-                    out.reserve(souths.len());
-                    let slots = &mut out.spare_capacity_mut()[..souths.len()];
-                    let mut kept = 0;
-                    for &[south_key, south_pattern] in souths.iter() {
-                        slots[kept].write(pattern | south_pattern);
-                        kept += usize::from(key & south_key == 0);
-                    }
-                    // SAFETY: the first `kept` spare slots were written just above (each
-                    // candidate writes the slot at `kept` before `kept` moves past it), and
-                    // `reserve` made room for all of them.
-                    unsafe { out.set_len(out.len() + kept) };
-                    if out.len() >= piece {
-                        return false;
-                    }
+                let full = if flipped {
+                    self.join_norths::<true>(norths, souths, out, piece, cursor)
+                } else {
+                    self.join_norths::<false>(norths, souths, out, piece, cursor)
+                };
+                if full {
+                    return false;
                 }
             }
             cursor.north_at = 0;
@@ -109,6 +90,59 @@ impl Side<'_> {
                 None => return true,
             }
         }
+    }
+
+    /// Appends the south `entries` clear of the placed queens to `souths`, as (key,
+    /// pattern): the key holds the diagonals a north entry could share.
+    #[inline(always)]
+    fn place_souths<const FLIPPED: bool>(&self, entries: &[[u32; 2]], souths: &mut Vec<[u64; 2]>) {
+        for &entry in entries {
+            let s = self.south.place::<FLIPPED>(self.shape, entry);
+            if !s.meets(self.blocked) {
+                souths.push([self.key(s), self.shape.pattern(s)]);
+            }
+        }
+    }
+
+    /// Appends the half-boards of the north entries from `cursor` on beside `souths` to
+    /// `out`; returns whether `out` holds a piece before the entries run out.
+    #[inline(always)]
+    fn join_norths<const FLIPPED: bool>(
+        &self,
+        norths: &[[u32; 2]],
+        souths: &[[u64; 2]],
+        out: &mut Vec<u64>,
+        piece: usize,
+        cursor: &mut Cursor,
+    ) -> bool {
+        while cursor.north_at < norths.len() {
+            let n = self
+                .north
+                .place::<FLIPPED>(self.shape, norths[cursor.north_at]);
+            cursor.north_at += 1;
+            if n.meets(self.blocked) {
+                continue;
+            }
+            let key = self.key(n);
+            let pattern = self.shape.pattern(n.join(self.blocked));
+            // Written without a branch on the data: every candidate is stored, and the end
+            // moves past it only when it fits.
+            out.reserve(souths.len());
+            let slots = &mut out.spare_capacity_mut()[..souths.len()];
+            let mut kept = 0;
+            for &[south_key, south_pattern] in souths.iter() {
+                slots[kept].write(pattern | south_pattern);
+                kept += usize::from(key & south_key == 0);
+            }
+            // SAFETY: the first `kept` spare slots were written just above (each candidate
+            // writes the slot at `kept` before `kept` moves past it), and `reserve` made room
+            // for all of them.
+            unsafe { out.set_len(out.len() + kept) };
+            if out.len() >= piece {
+                return true;
+            }
+        }
+        false
     }
 
     /// An upper bound of the half-boards of this side (pairs of quarter entries).

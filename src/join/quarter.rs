@@ -180,15 +180,15 @@ impl View {
         (entries, flipped)
     }
 
-    /// An entry's diagonals in whole-board coordinates; `flipped` as [`View::get`] said.
+    /// An entry's diagonals in whole-board coordinates; `FLIPPED` as [`View::get`] said.
     #[inline(always)]
-    pub(super) fn place(self, shape: Shape, entry: [u32; 2], flipped: bool) -> Diagonals {
+    pub(super) fn place<const FLIPPED: bool>(self, shape: Shape, entry: [u32; 2]) -> Diagonals {
         let far = shape.far;
         // Bit b of a quarter word becomes bit 2h - 2 - b.
         let flip = |x: u32| x.reverse_bits() >> (33 - 2 * shape.h);
         let reverse = |x: u32| u64::from(flip(x));
         // Upside down, a queen's anti-diagonal is its main one reversed and the other way round.
-        let entry = if flipped {
+        let entry = if FLIPPED {
             [flip(entry[1]), flip(entry[0])]
         } else {
             entry
