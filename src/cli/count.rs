@@ -80,7 +80,7 @@ fn counter<'a>(
     if let Some(limit) = config.max_memory {
         // A sixteenth of the limit is left for the allocator's slack (n = 20 under 120 MiB
         // peaked 0.05 MiB over without).
-        counter = counter.max_memory(limit.saturating_sub(fixed + limit / 16));
+        counter = counter.max_memory(engine_share(limit, fixed));
     }
     if let Some(threads) = config.threads {
         counter = counter.threads(threads);
@@ -103,7 +103,7 @@ fn fixed_overhead(config: &CountConfig) -> u64 {
 fn prepare(config: &CountConfig, counter: &Counter, n: u32, fixed: u64) -> Result<Job> {
     match (counter.prepare(n), config.max_memory) {
         (Err(nqueens::Error::Memory { needed, table }), Some(limit)) => {
-            let least = (needed + fixed).saturating_mul(16).div_ceil(15);
+            let least = least_limit(needed, fixed);
             bail!(
                 "--max-memory {} is too little for the join engine at n = {n}: it needs at least \
                  {} (its quarter table {}, the rest for its pieces, the program and its \
@@ -115,6 +115,18 @@ fn prepare(config: &CountConfig, counter: &Counter, n: u32, fixed: u64) -> Resul
         }
         (job, _) => Ok(job?),
     }
+}
+
+/// The engine's share of a memory limit when the process takes `fixed` besides: a sixteenth of
+/// the limit is kept for the allocator's slack.
+fn engine_share(limit: u64, fixed: u64) -> u64 {
+    limit.saturating_sub(fixed + limit / 16)
+}
+
+/// The least `--max-memory` that leaves the engine `needed` bytes when the process takes
+/// `fixed` besides, and a sixteenth of the limit is kept for the allocator (see [`counter`]).
+fn least_limit(needed: u64, fixed: u64) -> u64 {
+    (needed + fixed).saturating_mul(16).div_ceil(15)
 }
 
 /// What one board size's run produced: the value of every task it covers.
@@ -252,5 +264,24 @@ impl Cluster {
         _: &(dyn Fn(usize, u128) + Sync),
     ) -> Result<Distributed> {
         match self.none {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_least_limit_is_enough_and_no_more_than_a_fifteenth_over() {
+        for (needed, fixed) in [
+            (1, 0),
+            (14 << 20, 9 << 20),
+            (5_244 << 20, 17 << 20),
+            (999, 7),
+        ] {
+            let least = least_limit(needed, fixed);
+            assert!(engine_share(least, fixed) >= needed, "{needed} {fixed}");
+            assert!(least - (needed + fixed) <= (needed + fixed) / 15 + 1, "{needed} {fixed}");
+        }
     }
 }

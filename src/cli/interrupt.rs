@@ -1,9 +1,9 @@
 //! Ctrl-C and SIGTERM: stop at once, keep what must be kept, remove what must not be left, and
 //! exit with 130.
 //!
-//! A checkpoint journal is synced record by record, so stopping mid-run loses only the tasks
-//! that were running; the handler takes the journal's lock first, so that no record is cut in
-//! half, and says how to resume. A temporary output file (the `-o` of `solve`) is removed:
+//! A checkpoint journal is written record by record, so stopping mid-run loses only the tasks
+//! that were running; the handler takes the journal's lock first, so that no record is cut
+//! in half, syncs it to disk, and says how to resume. A temporary output file (the `-o` of `solve`) is removed:
 //! the file the user named never existed half-written.
 
 use nqueens::checkpoint::Journal;
@@ -47,7 +47,8 @@ pub fn install() {
         };
         match &watched.journal {
             Some(journal) => {
-                let journal = journal.lock().unwrap_or_else(|e| e.into_inner());
+                let mut journal = journal.lock().unwrap_or_else(|e| e.into_inner());
+                let _ = journal.sync();
                 let kept = match journal.records() {
                     1 => "1 finished task is".to_string(),
                     records => format!("{records} finished tasks are"),
