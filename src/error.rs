@@ -26,6 +26,10 @@ pub enum Error {
     /// The engine asked for cannot count this board, or not within the memory limit.
     #[error("{0}")]
     Engine(String),
+    /// The GPU engine failed: no adapter, a device lost, a shader that does not compile, a
+    /// search the driver stopped early; or this build has no GPU support.
+    #[error("GPU: {0}")]
+    Gpu(String),
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Output(String),

@@ -27,6 +27,8 @@ mod error;
 pub mod finish;
 pub mod format;
 pub mod full;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod join;
 pub mod kernel;
 pub mod known;
