@@ -4,7 +4,9 @@ use crate::engine::{Engine, Method, Plan, Symmetry};
 use crate::error::Error;
 use crate::symmetry::{Classes, rotation_fixed};
 use crate::{driver, join, split};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+
 
 /// How far a count has got; passed to the progress callback after every finished task.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +40,12 @@ pub struct Job {
     /// 1 for every task (the estimate costs a few probes a task: nothing on long runs, but
     /// more than the count itself on small boards).
     pub weights: Vec<u64>,
+    /// The GPU that counts the tasks, if one does.
+    #[cfg(feature = "gpu")]
+    pub gpu: Option<crate::gpu::Gpu>,
+    /// Why the GPU asked for with [`Engine::Auto`] and [`Counter::gpu_adapter`] did not count
+    /// (it could not be opened, or failed during the run: the CPU then counted the rest).
+    pub gpu_fallback: OnceLock<Error>,
 }
 
 /// The result of a count, with what it took.
@@ -60,6 +68,9 @@ pub struct Count {
     /// The solutions by the size of their class of equivalent boards, when asked for
     /// ([`Counter::unique`]); `classes.unique()` is the number of unique solutions.
     pub classes: Option<Classes>,
+    /// The GPU that counted every task, if one did.
+    #[cfg(feature = "gpu")]
+    pub adapter: Option<crate::gpu::AdapterInfo>,
 }
 
 type ProgressFn<'a> = dyn Fn(Progress) + Sync + 'a;
@@ -81,6 +92,7 @@ pub struct Counter<'a> {
     engine: Engine,
     max_memory: Option<u64>,
     unique: bool,
+    gpu_adapter: Option<String>,
     progress: Option<&'a ProgressFn<'a>>,
 }
 
@@ -142,6 +154,14 @@ impl<'a> Counter<'a> {
         self
     }
 
+    /// Counts on the GPU whose name contains `name` (see [`crate::gpu::Gpu::open`]) with
+    /// [`Engine::Gpu`]. With [`Engine::Auto`], tries that GPU and counts on the CPU if it
+    /// cannot be opened or fails ([`Job::gpu_fallback`] says why).
+    pub fn gpu_adapter(mut self, name: &str) -> Self {
+        self.gpu_adapter = Some(name.to_string());
+        self
+    }
+
     /// Calls `callback` after every finished task, from the worker thread that finished it.
     pub fn on_progress(mut self, callback: &'a ProgressFn<'a>) -> Self {
         self.progress = Some(callback);
@@ -166,7 +186,30 @@ impl<'a> Counter<'a> {
         {
             return Err(Error::SplitDepth(d));
         }
-        let mut method = Method::choose(n, self.engine, self.symmetry)?;
+        let wants_gpu = self.engine == Engine::Gpu
+            || (self.engine == Engine::Auto && self.gpu_adapter.is_some());
+        let gpu_fallback = OnceLock::new();
+        #[cfg(feature = "gpu")]
+        let gpu = match wants_gpu.then(|| crate::gpu::Gpu::open(self.gpu_adapter.as_deref())) {
+            Some(Ok(gpu)) => Some(gpu),
+            Some(Err(e)) if self.engine == Engine::Auto => {
+                let _ = gpu_fallback.set(e);
+                None
+            }
+            Some(Err(e)) => return Err(e),
+            None => None,
+        };
+        #[cfg(not(feature = "gpu"))]
+        if wants_gpu {
+            let error = Error::Gpu(crate::engine::NO_GPU_SUPPORT.into());
+            if self.engine != Engine::Auto {
+                return Err(error);
+            }
+            let _ = gpu_fallback.set(error);
+        }
+        // The GPU counts the search's tasks; so does the CPU in its place under `auto`.
+        let engine = if wants_gpu { Engine::Dfs } else { self.engine };
+        let mut method = Method::choose(n, engine, self.symmetry)?;
         let mut piece = join::DEFAULT_PIECE;
         if let (Method::Join, Some(limit)) = (method, self.max_memory) {
             match join::piece_for(n, limit, threads) {
@@ -200,6 +243,9 @@ impl<'a> Counter<'a> {
             threads,
             plan,
             weights,
+            #[cfg(feature = "gpu")]
+            gpu,
+            gpu_fallback,
         })
     }
 
@@ -207,6 +253,63 @@ impl<'a> Counter<'a> {
     /// of [`Plan::units_per_solution`]). `on_task(id, value)` runs as each task finishes, on
     /// the worker that finished it; the progress callback follows these tasks only.
     pub fn run(
+        &self,
+        job: &Job,
+        ids: &[usize],
+        on_task: &(dyn Fn(usize, u128) + Sync),
+    ) -> Result<Vec<u128>, Error> {
+        #[cfg(feature = "gpu")]
+        if let Some(gpu) = &job.gpu {
+            return self.run_on_gpu(job, gpu, ids, on_task);
+        }
+        self.run_on_cpu(job, ids, on_task)
+    }
+
+    /// [`Counter::run`] on the GPU; under [`Engine::Auto`] the CPU counts what a failing GPU
+    /// left.
+    #[cfg(feature = "gpu")]
+    fn run_on_gpu(
+        &self,
+        job: &Job,
+        gpu: &crate::gpu::Gpu,
+        ids: &[usize],
+        on_task: &(dyn Fn(usize, u128) + Sync),
+    ) -> Result<Vec<u128>, Error> {
+        let work_total = ids.iter().map(|&i| job.weights[i]).sum();
+        let (mut done, mut work_done) = (0, 0);
+        let mut finished = std::collections::HashMap::new();
+        let result = gpu.run(job.n, &job.plan, ids, &mut |id, value| {
+            on_task(id, value);
+            finished.insert(id, value);
+            done += 1;
+            work_done += job.weights[id];
+            if let Some(progress) = self.progress {
+                progress(Progress {
+                    done,
+                    total: ids.len(),
+                    work_done,
+                    work_total,
+                });
+            }
+        });
+        match result {
+            Err(error) if self.engine == Engine::Auto => {
+                let _ = job.gpu_fallback.set(error);
+                let rest: Vec<usize> = ids
+                    .iter()
+                    .copied()
+                    .filter(|id| !finished.contains_key(id))
+                    .collect();
+                let values = self.run_on_cpu(job, &rest, on_task)?;
+                finished.extend(rest.into_iter().zip(values));
+                Ok(ids.iter().map(|id| finished[id]).collect())
+            }
+            result => result,
+        }
+    }
+
+    /// [`Counter::run`] on the CPU threads.
+    fn run_on_cpu(
         &self,
         job: &Job,
         ids: &[usize],
@@ -259,6 +362,12 @@ impl<'a> Counter<'a> {
             classes: self
                 .unique
                 .then(|| Classes::from_counts(n, solutions, rotation_fixed(n))),
+            #[cfg(feature = "gpu")]
+            adapter: job
+                .gpu
+                .as_ref()
+                .filter(|_| job.gpu_fallback.get().is_none())
+                .map(|gpu| gpu.adapter().clone()),
         }
     }
 }

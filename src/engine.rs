@@ -17,6 +17,9 @@ pub enum Engine {
     Dfs,
     /// The join of half-boards ([`crate::join`]).
     Join,
+    /// The search's tasks, with the [`Symmetry`] asked for, counted on a GPU (`crate::gpu`,
+    /// built with the `gpu` feature; without it, counting with this engine is an error).
+    Gpu,
 }
 
 impl Engine {
@@ -26,9 +29,14 @@ impl Engine {
             Engine::Auto => "auto",
             Engine::Dfs => "dfs",
             Engine::Join => "join",
+            Engine::Gpu => "gpu",
         }
     }
 }
+
+/// What [`Engine::Gpu`] says in a build without the `gpu` feature.
+pub const NO_GPU_SUPPORT: &str =
+    "this build has no GPU support; build one with `cargo build --release --features gpu`";
 
 /// What counts the tasks of one board: an engine settled for one `n`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -50,7 +58,7 @@ impl Method {
             Symmetry::Mirror => Method::Mirror,
         };
         match engine {
-            Engine::Dfs => Ok(search),
+            Engine::Dfs | Engine::Gpu => Ok(search),
             Engine::Join if join::supports(n) => Ok(Method::Join),
             Engine::Join => Err(Error::Engine(format!(
                 "the join engine counts boards of {} to {} (n = {n}): use --engine dfs",

@@ -42,7 +42,7 @@ pub mod symmetry;
 pub mod textbook;
 
 pub use counter::{Count, Counter, Job, Progress};
-pub use engine::{Engine, Method, Plan, Symmetry};
+pub use engine::{Engine, Method, NO_GPU_SUPPORT, Plan, Symmetry};
 pub use error::Error;
 pub use solution::{Conflict, Solution, check_columns};
 pub use solutions::{Solutions, for_each_solution, solutions};

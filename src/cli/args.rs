@@ -31,6 +31,9 @@ pub enum Command {
     /// Add up the results of `count --shard I/K` runs; refuses a set with a shard missing,
     /// given twice, of another run, or damaged.
     Merge(MergeArgs),
+    /// List the GPU adapters `count --engine gpu` can use (name, backend, device type), best
+    /// first (builds with the `gpu` feature).
+    GpuInfo,
 }
 
 /// `nqueens merge`.
@@ -149,7 +152,8 @@ pub struct CountArgs {
 
     /// The engine: `join` counts by joining half-boards (n = 4 to 25: its quarter table,
     /// 5 GB at n = 24, grows tenfold every two sizes), `dfs` by backtracking search; `auto`
-    /// takes the join engine from n = 14 on (and within --max-memory), the search below.
+    /// takes the join engine from n = 14 on (and within --max-memory), the search below; `gpu`
+    /// runs the search on a GPU (builds with the `gpu` feature).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto, value_name = "ENGINE")]
     pub engine: EngineArg,
 
@@ -164,6 +168,11 @@ pub struct CountArgs {
     /// search, which needs next to none.
     #[arg(long, value_name = "SIZE")]
     pub max_memory: Option<String>,
+
+    /// The GPU to count on: the first adapter whose name contains NAME (see `nqueens
+    /// gpu-info`). With --engine auto, the GPU is tried and the CPU counts if it fails.
+    #[arg(long, value_name = "NAME")]
+    pub gpu_adapter: Option<String>,
 
     /// Print one JSON object per board size (JSON Lines).
     #[arg(long)]
@@ -221,6 +230,8 @@ pub enum EngineArg {
     Join,
     /// The backtracking search.
     Dfs,
+    /// The backtracking search's tasks on a GPU (builds with the `gpu` feature).
+    Gpu,
 }
 
 /// `--symmetry`.

@@ -25,6 +25,8 @@ pub enum Config {
     Verify(VerifyConfig),
     /// `merge`.
     Merge(MergeConfig),
+    /// `gpu-info`.
+    GpuInfo,
 }
 
 /// A validated `merge` command.
@@ -48,6 +50,8 @@ impl Config {
                 files: files.clone(),
                 json: *json,
             }),
+            Command::GpuInfo if cfg!(feature = "gpu") => Config::GpuInfo,
+            Command::GpuInfo => return Err(nqueens::NO_GPU_SUPPORT.into()),
         })
     }
 }
@@ -228,6 +232,8 @@ pub struct CountConfig {
     pub subtotals: Option<PathBuf>,
     /// Spread the tasks over MPI ranks (only in builds with the `mpi` feature).
     pub mpi: bool,
+    /// The GPU adapter asked for.
+    pub gpu_adapter: Option<String>,
 }
 
 impl CountConfig {
@@ -265,6 +271,13 @@ impl CountConfig {
                 ));
             }
         }
+        let gpu = args.engine == EngineArg::Gpu || args.gpu_adapter.is_some();
+        if gpu && !cfg!(feature = "gpu") {
+            return Err(nqueens::NO_GPU_SUPPORT.into());
+        }
+        if args.gpu_adapter.is_some() && matches!(args.engine, EngineArg::Dfs | EngineArg::Join) {
+            return Err("--gpu-adapter goes with --engine gpu or auto".into());
+        }
         let shard = args.shard.as_deref().map(parse_shard).transpose()?;
         let style = if args.json {
             OutputStyle::Json
@@ -291,6 +304,9 @@ impl CountConfig {
                             .into(),
                     );
                 }
+                // Under `auto`, a GPU asked for runs the search with the symmetry asked for.
+                (EngineArg::Auto, _) if args.gpu_adapter.is_some() => Engine::Auto,
+                (EngineArg::Gpu, _) => Engine::Gpu,
                 (EngineArg::Auto, Some(_)) | (EngineArg::Dfs, _) => Engine::Dfs,
                 (EngineArg::Auto, None) => Engine::Auto,
                 (EngineArg::Join, None) => Engine::Join,
@@ -307,6 +323,7 @@ impl CountConfig {
             shard,
             subtotals: args.subtotals.clone(),
             mpi: mpi_flag(args),
+            gpu_adapter: args.gpu_adapter.clone(),
         })
     }
 }

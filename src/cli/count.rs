@@ -43,6 +43,12 @@ struct Row {
     matches: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     ranks: Option<usize>,
+    /// The GPU that counted, for the GPU engine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    adapter: Option<String>,
+    /// The API it was reached through (`vulkan`, `metal`, `dx12`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    backend: Option<String>,
 }
 
 /// The solutions by the size of their class: how many classes of 2, 4 and 8 boards.
@@ -68,6 +74,12 @@ impl Row {
             (Some(k), None) => Some(k == count.solutions),
             (Some(k), Some(u)) => Some(k == count.solutions && Some(u) == unique),
         };
+        #[cfg(feature = "gpu")]
+        let (adapter, backend) = (count.adapter.as_ref())
+            .map(|gpu| (gpu.name.clone(), gpu.backend.clone()))
+            .unzip();
+        #[cfg(not(feature = "gpu"))]
+        let (adapter, backend) = (None, None);
         Row {
             n: count.n,
             solutions: count.solutions,
@@ -78,7 +90,11 @@ impl Row {
                 of_4: c.of_4,
                 of_8: c.of_8,
             }),
-            engine: count.method.engine().name(),
+            engine: match adapter {
+                Some(_) => Engine::Gpu.name(),
+                None => count.method.engine().name(),
+            },
+            // The GPU runs the search's tasks: it has a symmetry too.
             symmetry: (count.method.engine() == Engine::Dfs).then(|| count.symmetry.name()),
             threads: count.threads,
             seconds: elapsed.as_secs_f64(),
@@ -89,6 +105,8 @@ impl Row {
             known_unique,
             matches,
             ranks,
+            adapter,
+            backend,
         }
     }
 }
@@ -120,6 +138,9 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
             .symmetry(config.symmetry)
             .unique(config.unique)
             .on_progress(&update);
+        if let Some(name) = &config.gpu_adapter {
+            counter = counter.gpu_adapter(name);
+        }
         // The engine's share of a memory limit: what the process does not hold already, less
         // a stack and the allocator's own pages for each worker thread, and a sixteenth of the
         // limit for the allocator's slack (n = 20 under 120 MiB peaked 0.05 MiB over without).
@@ -155,6 +176,9 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         };
         let ran = run_job(config, &counter, &job)?;
         bar.finish();
+        if let Some(error) = job.gpu_fallback.get() {
+            eprintln!("warning: {error}; the CPU counted instead");
+        }
         if let Some((index, shards)) = config.shard {
             let result = ShardResult::new(
                 n,

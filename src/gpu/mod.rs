@@ -129,6 +129,13 @@ impl Gpu {
         self
     }
 
+    /// Sets how many rows are left below the items a task is first cut into (default 11 on
+    /// software devices, 12 on others; 4 to 32): fewer make more, smaller items.
+    pub fn item_rows(mut self, rows: u32) -> Gpu {
+        self.shape.rows_left = rows.clamp(4, 32);
+        self
+    }
+
     /// Counts the tasks `ids` of `plan`, a plan of the search for the n x n board, and returns
     /// their values (as [`Plan::run`] gives them) in the order of `ids`. `on_task(id, value)`
     /// is called as each task finishes.
