@@ -7,7 +7,6 @@ use crate::{driver, join, split};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
-
 /// How far a count has got; passed to the progress callback after every finished task.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {

@@ -15,7 +15,11 @@ pub fn run() -> Result<ExitCode> {
         return Ok(ExitCode::Failure);
     }
     let mut out = std::io::stdout().lock();
-    writeln!(out, "{:<40}  {:<8}  {:<10}  driver", "name", "backend", "type")?;
+    writeln!(
+        out,
+        "{:<40}  {:<8}  {:<10}  driver",
+        "name", "backend", "type"
+    )?;
     for adapter in adapters {
         writeln!(
             out,

@@ -72,6 +72,11 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
     let n = params.n;
     let last = n - 1u;
     let rule_index = item.rule;
+    // Read once: storage reads in the loop are slow on software devices.
+    let side_row = rules[rule_index].side_row;
+    let side_mask = rules[rule_index].side_mask;
+    let bottom_mask = rules[rule_index].bottom_mask;
+    let units = rules[rule_index].units;
 
     var stack: array<Level, 32>;
     var depth = 0u;
@@ -111,15 +116,15 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         let bit = free & (~free + 1u);
         free ^= bit;
         var placed_ties = ties;
-        if row == rules[rule_index].side_row && (bit & rules[rule_index].side_mask) != 0u {
+        if row == side_row && (bit & side_mask) != 0u {
             placed_ties += 1u;
         }
         if row == last {
             // Only an item with one row left gets here: the queen completes the board.
-            if (bit & rules[rule_index].bottom_mask) != 0u {
+            if (bit & bottom_mask) != 0u {
                 placed_ties += 1u;
             }
-            total += rules[rule_index].units[placed_ties];
+            total += units[placed_ties];
             continue;
         }
         let next_taken = taken | bit;
@@ -129,10 +134,10 @@ fn main(@builtin(global_invocation_id) id: vec3<u32>) {
         if row + 1u == last {
             // The last row has one open column: a completion where it is free.
             if next_free != 0u {
-                if (next_free & rules[rule_index].bottom_mask) != 0u {
+                if (next_free & bottom_mask) != 0u {
                     placed_ties += 1u;
                 }
-                total += rules[rule_index].units[placed_ties];
+                total += units[placed_ties];
             }
             continue;
         }
