@@ -4,13 +4,16 @@
 //! Every benchmark asserts its count against OEIS A000170 before it is timed. At the end the
 //! median times are read back from criterion's estimates and printed as speed-ups over the
 //! textbook counter (the figure that stays meaningful on machines whose speed drifts), with
-//! each search's nodes per second on one core (nodes as `nqueens::kernel::nodes_with`
-//! counts them, the same way for both engines).
+//! each search's nodes per second on one core (nodes as `Plan::nodes` counts them, the same
+//! way for both symmetries).
 //!
 //! `cargo bench --bench count` (set `NQUEENS_BENCH_N=12,13,14` to choose the sizes).
 
 use criterion::{BenchmarkId, Criterion};
-use nqueens::{Counter, Engine, Method, Plan, known, textbook};
+#[path = "support/textbook.rs"]
+mod textbook;
+
+use nqueens::{Counter, Engine, Plan, Symmetry, known};
 use std::hint::black_box;
 use std::path::PathBuf;
 
@@ -21,25 +24,34 @@ fn sizes() -> Vec<u32> {
         .unwrap_or_else(|| vec![12, 13, 14])
 }
 
+/// The engines compared.
+const ENGINES: [Engine; 3] = [
+    Engine::Join,
+    Engine::Search(Symmetry::Full),
+    Engine::Search(Symmetry::Mirror),
+];
+
+/// An engine's name in the benchmark ids: `join`, `search-full`, `search-mirror`.
+fn label(engine: Engine) -> String {
+    match engine.symmetry() {
+        Some(symmetry) => format!("{}-{}", engine.name(), symmetry.name()),
+        None => engine.name().into(),
+    }
+}
+
 /// A named way of counting.
 struct Way {
     name: String,
-    method: Option<(Method, usize)>,
+    engine: Option<(Engine, usize)>,
 }
 
 impl Way {
     fn count(&self, n: u32) -> u128 {
-        match self.method {
+        match self.engine {
             None => u128::from(textbook::count(n)),
-            Some((method, threads)) => {
-                let counter = match method {
-                    Method::Join => Counter::new().engine(Engine::Join),
-                    Method::Full => Counter::new().engine(Engine::Dfs),
-                    Method::Mirror => Counter::new()
-                        .engine(Engine::Dfs)
-                        .symmetry(nqueens::Symmetry::Mirror),
-                };
-                counter.threads(threads).count(n).unwrap().solutions
+            Some((engine, threads)) => {
+                let counter = Counter::new().engine(engine).threads(threads);
+                counter.count(n).unwrap().solutions
             }
         }
     }
@@ -47,16 +59,16 @@ impl Way {
 
 /// The ways compared: the textbook counter, then each engine on one and on all threads.
 fn ways() -> Vec<Way> {
-    let all = nqueens::driver::default_threads();
+    let all = nqueens::default_threads();
     let mut ways = vec![Way {
         name: "textbook".into(),
-        method: None,
+        engine: None,
     }];
-    for method in [Method::Join, Method::Full, Method::Mirror] {
+    for engine in ENGINES {
         for threads in [1, all] {
             ways.push(Way {
-                name: format!("{}-{threads}t", method.name()),
-                method: Some((method, threads)),
+                name: format!("{}-{threads}t", label(engine)),
+                engine: Some((engine, threads)),
             });
         }
     }
@@ -88,8 +100,8 @@ fn main() {
 }
 
 /// The nodes one search visits for the n x n board.
-fn nodes(n: u32, method: Method) -> Option<u64> {
-    let plan = Plan::new(n, method, Plan::auto_depth(n, method, 1));
+fn nodes(n: u32, engine: Engine) -> Option<u64> {
+    let plan = Plan::new(n, engine, Plan::auto_depth(n, engine, 1));
     (0..plan.len()).map(|i| plan.nodes(i)).sum()
 }
 
@@ -118,9 +130,9 @@ fn print_ratios(sizes: &[u32], methods: &[Way]) {
             .filter_map(|m| median(&m.name).map(|t| format!("{} {:.2}x", m.name, base / t)))
             .collect();
         println!("  n = {n}: {}", cells.join(", "));
-        for method in [Method::Full, Method::Mirror] {
-            let name = format!("{}-1t", method.name());
-            if let (Some(seconds), Some(nodes)) = (median(&name), nodes(n, method)) {
+        for engine in &ENGINES[1..] {
+            let name = format!("{}-1t", label(*engine));
+            if let (Some(seconds), Some(nodes)) = (median(&name), nodes(n, *engine)) {
                 println!(
                     "    {name}: {nodes} nodes, {:.0} million nodes per second",
                     nodes as f64 / seconds / 1e6

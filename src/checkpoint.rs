@@ -5,47 +5,93 @@
 //! finished task, its value and a checksum of both and of the run's identity:
 //!
 //! ```text
-//! nqueens-checkpoint 1 n=16 engine=full split=2 tasks=356 shard=all version=0.1.0 check=5e0c…
+//! nqueens-checkpoint 2 n=16 engine=search symmetry=full split=2 tasks=356 shard=all version=0.2.0 check=5e0c…
 //! task 17 38874 9a31c0d54e7f2b10
 //! ```
 //!
 //! A record is appended and synced to disk as its task finishes, so a run killed at any
 //! moment loses at most the tasks that were running. On resume, a torn last line (a record
-//! cut short by the kill) is dropped and the file trimmed back to its last whole record; any
-//! other damage, or a journal of another run, is refused with an error, never mixed in.
+//! cut short by the kill: no line end) is dropped and the file trimmed back to its last whole
+//! record; any other damage, a whole line that is not a record of this run included, or a
+//! journal of another run, is refused with an error, never mixed in.
+//!
+//! [`Checkpoint`] runs a count's tasks against a journal: it skips what the journal holds and
+//! records each task as it finishes. Journals of version 1 (nqueens 0.1.0) are refused: that
+//! version named engines otherwise and numbered the join engine's tasks otherwise.
 
+use crate::counter::{Counter, Job};
+use crate::engine::Engine;
 use crate::error::Error;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
-const MAGIC: &str = "nqueens-checkpoint 1";
+const MAGIC: &str = "nqueens-checkpoint 2";
+/// The header of the journals of nqueens 0.1.0, which this version refuses.
+const MAGIC_V1: &str = "nqueens-checkpoint 1";
 
 /// What a journal belongs to: a resumed run must match it field for field.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RunIdentity {
     /// Board size.
     pub n: u32,
-    /// Engine name.
-    pub engine: String,
+    /// The engine that counts (settled: never [`Engine::Auto`]).
+    pub engine: Engine,
     /// Split depth.
     pub split_depth: u32,
     /// Number of tasks of the whole plan.
     pub tasks: usize,
-    /// `all`, or `I/K` for one shard.
-    pub shard: String,
+    /// `(I, K)` for shard I of K; `None` for the whole run.
+    pub shard: Option<(usize, usize)>,
     /// The program version (task numbering may change between versions).
     pub version: String,
 }
 
 impl RunIdentity {
+    /// The identity of `job`, or of its shard `shard`, in this version of the program.
+    pub fn of(job: &Job, shard: Option<(usize, usize)>) -> RunIdentity {
+        RunIdentity {
+            n: job.n,
+            engine: job.engine,
+            split_depth: job.split_depth,
+            tasks: job.plan.len(),
+            shard,
+            version: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+
     /// The identity as the header writes it (without its checksum).
     fn fields(&self) -> String {
+        let symmetry = self
+            .engine
+            .symmetry()
+            .map(|s| format!(" symmetry={}", s.name()))
+            .unwrap_or_default();
+        let shard = self
+            .shard
+            .map_or_else(|| "all".to_string(), |(i, k)| format!("{i}/{k}"));
         format!(
-            "n={} engine={} split={} tasks={} shard={} version={}",
-            self.n, self.engine, self.split_depth, self.tasks, self.shard, self.version
+            "n={} engine={}{symmetry} split={} tasks={} shard={shard} version={}",
+            self.n,
+            self.engine.name(),
+            self.split_depth,
+            self.tasks,
+            self.version
         )
+    }
+}
+
+/// Refuses anything but a regular file (or a path that does not exist yet): a FIFO would
+/// block, a device would be read without end, a directory cannot be a journal.
+pub(crate) fn check_regular(path: &Path) -> Result<(), String> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => Err(format!(
+            "{}: not a regular file (a checkpoint journal must be one)",
+            path.display()
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -72,6 +118,7 @@ impl Journal {
         identity: &RunIdentity,
     ) -> Result<(Journal, BTreeMap<usize, u128>), Error> {
         let fail = |what: String| Error::Checkpoint(format!("{}: {what}", path.display()));
+        check_regular(path).map_err(Error::Checkpoint)?;
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
@@ -113,6 +160,14 @@ impl Journal {
             ));
         };
         let header = &text[..header_end];
+        if header.starts_with(MAGIC_V1) {
+            return Err(fail(
+                "a journal of nqueens 0.1.0, which named engines and numbered the join \
+                 engine's tasks otherwise: finish that run with 0.1.0, or delete the file to \
+                 start over"
+                    .into(),
+            ));
+        }
         let Some(rest) = header.strip_prefix(MAGIC) else {
             return Err(fail("not a checkpoint journal of this program".into()));
         };
@@ -147,7 +202,7 @@ impl Journal {
                     done.insert(id, value);
                     offset += line.len();
                 }
-                None if last => {
+                None if last && !line.ends_with('\n') => {
                     // A record cut short by a kill: drop it, and cut the file back so that
                     // the next record starts on a fresh line.
                     self.file
@@ -209,6 +264,124 @@ impl Journal {
     }
 }
 
+/// A count's journal, open for a resumable run: what it already holds, and the records of the
+/// tasks that finish now.
+///
+/// ```
+/// use nqueens::Counter;
+/// use nqueens::checkpoint::Checkpoint;
+/// let dir = tempfile::tempdir()?;
+/// let path = dir.path().join("count-12.journal");
+/// let counter = Counter::new();
+/// let job = counter.prepare(12)?;
+/// let all: Vec<usize> = (0..job.plan.len()).collect();
+/// let checkpoint = Checkpoint::open(&path, &job, None, &all)?;
+/// let values = checkpoint.run(&counter, &job, &all)?;
+/// assert_eq!(counter.finish(&job, values.values().sum()).solutions, 14_200);
+/// // Run again, it finds every task done and counts nothing.
+/// let checkpoint = Checkpoint::open(&path, &job, None, &all)?;
+/// assert_eq!(checkpoint.done().len(), job.plan.len());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub struct Checkpoint {
+    journal: Arc<Mutex<Journal>>,
+    done: BTreeMap<usize, u128>,
+    /// The first error of a record, kept until the run is over (records are written from
+    /// the worker threads, which cannot return it).
+    failed: Mutex<Option<Error>>,
+}
+
+impl Checkpoint {
+    /// Opens (or creates) the journal at `path` for `job`, or for its shard `shard`, whose
+    /// tasks are `ids`; refuses a journal of another run, or one that holds a task not in
+    /// `ids`.
+    pub fn open(
+        path: &Path,
+        job: &Job,
+        shard: Option<(usize, usize)>,
+        ids: &[usize],
+    ) -> Result<Checkpoint, Error> {
+        let (journal, done) = Journal::open(path, &RunIdentity::of(job, shard))?;
+        if let Some(stray) = done.keys().find(|id| !ids.contains(id)) {
+            return Err(Error::Checkpoint(format!(
+                "{}: task {stray} is not one of this run's",
+                path.display()
+            )));
+        }
+        Ok(Checkpoint {
+            journal: Arc::new(Mutex::new(journal)),
+            done,
+            failed: Mutex::new(None),
+        })
+    }
+
+    /// The values of the tasks the journal held when it was opened.
+    pub fn done(&self) -> &BTreeMap<usize, u128> {
+        &self.done
+    }
+
+    /// The journal itself, for a handler that must hold its lock while the process stops
+    /// (so that no record is cut in half) and say how many tasks it keeps.
+    pub fn journal(&self) -> Arc<Mutex<Journal>> {
+        self.journal.clone()
+    }
+
+    /// Records that task `id` finished with `value` (from any thread); a failure is kept and
+    /// returned by [`Checkpoint::run`] or [`Checkpoint::close`].
+    pub fn record(&self, id: usize, value: u128) {
+        let mut journal = self.journal.lock().unwrap_or_else(|e| e.into_inner());
+        if let Err(e) = journal.append(id, value) {
+            self.failed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e);
+        }
+    }
+
+    /// Counts the tasks of `ids` the journal does not hold yet, recording each as it
+    /// finishes, and returns the value of every task of `ids`.
+    pub fn run(
+        &self,
+        counter: &Counter,
+        job: &Job,
+        ids: &[usize],
+    ) -> Result<BTreeMap<usize, u128>, Error> {
+        let todo: Vec<usize> = ids
+            .iter()
+            .copied()
+            .filter(|id| !self.done.contains_key(id))
+            .collect();
+        let values = counter.run(job, &todo, &|id, value| self.record(id, value))?;
+        self.close()?;
+        let mut all = self.done.clone();
+        all.extend(todo.into_iter().zip(values));
+        Ok(all)
+    }
+
+    /// The first error met while recording, if any.
+    pub fn close(&self) -> Result<(), Error> {
+        match self.failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// The subtotals file of a count: every task's number and value, tab-separated, under a
+/// header naming the run, for re-checking any part of a result elsewhere.
+pub fn subtotals(job: &Job, values: &BTreeMap<usize, u128>) -> String {
+    let mut text = format!(
+        "# nqueens {} subtotals: {} units_per_solution={}\ntask\tunits\n",
+        env!("CARGO_PKG_VERSION"),
+        RunIdentity::of(job, None).fields(),
+        job.plan.units_per_solution()
+    );
+    for (id, value) in values {
+        text.push_str(&format!("{id}\t{value}\n"));
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -216,10 +389,10 @@ mod tests {
     fn identity(n: u32) -> RunIdentity {
         RunIdentity {
             n,
-            engine: "full".into(),
+            engine: Engine::SEARCH,
             split_depth: 2,
             tasks: 100,
-            shard: "all".into(),
+            shard: None,
             version: "test".into(),
         }
     }
@@ -281,5 +454,50 @@ mod tests {
         assert!(error.contains("damaged record on line 2"), "{error}");
         std::fs::write(&path, "hello\n").unwrap();
         assert!(Journal::open(&path, &identity(12)).is_err());
+    }
+
+    #[test]
+    fn a_whole_bad_last_line_is_refused_not_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let (mut journal, _) = Journal::open(&path, &identity(12)).unwrap();
+        journal.append(1, 10).unwrap();
+        drop(journal);
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"task 2 2 0000000000000000\n").unwrap();
+        drop(file);
+        let error = Journal::open(&path, &identity(12))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("damaged record on line 3"), "{error}");
+    }
+
+    #[test]
+    fn a_journal_of_version_1_is_refused_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        std::fs::write(
+            &path,
+            "nqueens-checkpoint 1 n=12 engine=full split=2 tasks=100 shard=all version=0.1.0 check=0\n",
+        )
+        .unwrap();
+        let error = Journal::open(&path, &identity(12))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("nqueens 0.1.0"), "{error}");
+    }
+
+    #[test]
+    fn a_directory_or_device_is_not_a_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        for path in [dir.path(), Path::new("/dev/null")] {
+            let error = Journal::open(path, &identity(12))
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(error.contains("not a regular file"), "{error}");
+        }
     }
 }

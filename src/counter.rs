@@ -1,6 +1,6 @@
 //! Counting all solutions of a board: the builder that ties split, kernel and driver together.
 
-use crate::engine::{Engine, Method, Plan, Symmetry};
+use crate::engine::{Engine, Plan, Symmetry};
 use crate::error::Error;
 use crate::symmetry::{Classes, rotation_fixed};
 use crate::{driver, join, split};
@@ -25,26 +25,64 @@ pub struct Progress {
 pub struct Job {
     /// The board size.
     pub n: u32,
-    /// The symmetry asked of the search.
-    pub symmetry: Symmetry,
-    /// The engine that counts, settled for this `n`.
-    pub method: Method,
+    /// The engine that counts, settled for this `n` (never [`Engine::Auto`]).
+    pub engine: Engine,
     /// The split depth the plan uses.
     pub split_depth: u32,
     /// Worker threads.
     pub threads: usize,
     /// The tasks.
     pub plan: Plan,
-    /// Each task's estimated size ([`Plan::weight`]) when a progress callback wants it, else
-    /// 1 for every task (the estimate costs a few probes a task: nothing on long runs, but
-    /// more than the count itself on small boards).
-    pub weights: Vec<u64>,
-    /// The GPU that counts the tasks, if one does.
+    /// Each task's estimated size ([`Plan::weight`]) once [`Job::estimate_weights`] has run,
+    /// else 1 for every task.
+    weights: Vec<u64>,
+    estimated: bool,
+    /// The GPU that counts the tasks, if one does ([`Engine::Gpu`]; `engine` is then the
+    /// search whose tasks it counts).
     #[cfg(feature = "gpu")]
     pub gpu: Option<crate::gpu::Gpu>,
     /// Why the GPU asked for with [`Engine::Auto`] and [`Counter::gpu_adapter`] did not count
     /// (it could not be opened, or failed during the run: the CPU then counted the rest).
     pub gpu_fallback: OnceLock<Error>,
+}
+
+impl Job {
+    /// Estimates every task's size ([`Plan::weight`]) on the job's threads: what shards are
+    /// dealt by, what an ETA follows, and what lets [`Counter::run`] start the largest tasks
+    /// first. A separate step because the estimate costs a few probes a task: nothing on long
+    /// runs, but more than the count itself on small boards. Runs once; later calls are free.
+    pub fn estimate_weights(&mut self) -> Result<(), Error> {
+        if !self.estimated {
+            let plan = &self.plan;
+            let weights = driver::run(
+                self.threads,
+                plan.len(),
+                |i| plan.weight(i).into(),
+                |_, _| {},
+            )?;
+            self.weights = weights.into_iter().map(|w| w as u64).collect();
+            self.estimated = true;
+        }
+        Ok(())
+    }
+
+    /// Each task's estimated size, or 1 for every task before [`Job::estimate_weights`].
+    pub fn weights(&self) -> &[u64] {
+        &self.weights
+    }
+
+    /// The tasks of shard `index` of `shards` (0 <= index < shards), dealt by estimated size
+    /// ([`crate::shard::partition`]): estimates the weights first, so every machine deals the
+    /// same shards.
+    pub fn shard(&mut self, index: usize, shards: usize) -> Result<Vec<usize>, Error> {
+        if index >= shards {
+            return Err(Error::Shard(format!(
+                "shard {index}/{shards}: it must be below {shards}"
+            )));
+        }
+        self.estimate_weights()?;
+        Ok(crate::shard::partition(&self.weights, index, shards))
+    }
 }
 
 /// The result of a count, with what it took.
@@ -60,14 +98,13 @@ pub struct Count {
     pub split_depth: u32,
     /// How many worker threads ran.
     pub threads: usize,
-    /// The symmetry asked of the search.
-    pub symmetry: Symmetry,
-    /// The engine that counted.
-    pub method: Method,
+    /// The engine that counted (never [`Engine::Auto`]).
+    pub engine: Engine,
     /// The solutions by the size of their class of equivalent boards, when asked for
     /// ([`Counter::unique`]); `classes.unique()` is the number of unique solutions.
     pub classes: Option<Classes>,
-    /// The GPU that counted every task, if one did.
+    /// The GPU that counted every task, if one did (`engine` is then the search whose tasks
+    /// it counted).
     #[cfg(feature = "gpu")]
     pub adapter: Option<crate::gpu::AdapterInfo>,
 }
@@ -87,7 +124,6 @@ type ProgressFn<'a> = dyn Fn(Progress) + Sync + 'a;
 pub struct Counter<'a> {
     threads: Option<usize>,
     split_depth: Option<u32>,
-    symmetry: Symmetry,
     engine: Engine,
     max_memory: Option<u64>,
     unique: bool,
@@ -113,18 +149,14 @@ impl<'a> Counter<'a> {
         self
     }
 
-    /// Chooses the symmetry the search uses (default: [`Symmetry::Full`]).
-    pub fn symmetry(mut self, symmetry: Symmetry) -> Self {
-        self.symmetry = symmetry;
-        self
-    }
-
     /// Chooses the engine (default: [`Engine::Auto`]).
     ///
     /// ```
-    /// use nqueens::{Counter, Engine, Method};
+    /// use nqueens::{Counter, Engine, Symmetry};
     /// let count = Counter::new().engine(Engine::Join).count(12)?;
-    /// assert_eq!((count.solutions, count.method), (14_200, Method::Join));
+    /// assert_eq!((count.solutions, count.engine), (14_200, Engine::Join));
+    /// let count = Counter::new().engine(Engine::Search(Symmetry::Mirror)).count(12)?;
+    /// assert_eq!(count.solutions, 14_200);
     /// # Ok::<(), nqueens::Error>(())
     /// ```
     pub fn engine(mut self, engine: Engine) -> Self {
@@ -153,9 +185,9 @@ impl<'a> Counter<'a> {
         self
     }
 
-    /// Counts on the GPU whose name contains `name` (see [`crate::gpu::Gpu::open`]) with
-    /// [`Engine::Gpu`]. With [`Engine::Auto`], tries that GPU and counts on the CPU if it
-    /// cannot be opened or fails ([`Job::gpu_fallback`] says why).
+    /// Counts on the GPU whose name contains `name` (see `gpu::Gpu::open`) with
+    /// [`Engine::Gpu`]. With [`Engine::Auto`], tries that GPU (with full symmetry) and counts
+    /// on the CPU if it cannot be opened or fails ([`Job::gpu_fallback`] says why).
     pub fn gpu_adapter(mut self, name: &str) -> Self {
         self.gpu_adapter = Some(name.to_string());
         self
@@ -167,9 +199,13 @@ impl<'a> Counter<'a> {
         self
     }
 
-    /// Counts the solutions of the n x n board.
+    /// Counts the solutions of the n x n board (with a progress callback, after estimating
+    /// the tasks' sizes for it: [`Job::estimate_weights`]).
     pub fn count(&self, n: u32) -> Result<Count, Error> {
-        let job = self.prepare(n)?;
+        let mut job = self.prepare(n)?;
+        if self.progress.is_some() {
+            job.estimate_weights()?;
+        }
         let ids: Vec<usize> = (0..job.plan.len()).collect();
         let values = self.run(&job, &ids, &|_, _| {})?;
         Ok(self.finish(&job, values.iter().sum()))
@@ -185,63 +221,70 @@ impl<'a> Counter<'a> {
         {
             return Err(Error::SplitDepth(d));
         }
-        let wants_gpu = self.engine == Engine::Gpu
-            || (self.engine == Engine::Auto && self.gpu_adapter.is_some());
+        let asked = match self.engine {
+            Engine::Auto if self.gpu_adapter.is_some() => Engine::Gpu(Symmetry::Full),
+            asked => asked,
+        };
         let gpu_fallback = OnceLock::new();
         #[cfg(feature = "gpu")]
-        let gpu = match wants_gpu.then(|| crate::gpu::Gpu::open(self.gpu_adapter.as_deref())) {
-            Some(Ok(gpu)) => Some(gpu),
-            Some(Err(e)) if self.engine == Engine::Auto => {
-                let _ = gpu_fallback.set(e);
-                None
+        let mut gpu = None;
+        let mut engine = match asked {
+            Engine::Gpu(symmetry) => {
+                #[cfg(feature = "gpu")]
+                let opened = crate::gpu::Gpu::open(self.gpu_adapter.as_deref());
+                #[cfg(not(feature = "gpu"))]
+                let opened: Result<(), Error> =
+                    Err(Error::Gpu(crate::engine::NO_GPU_SUPPORT.into()));
+                match opened {
+                    Ok(_opened) => {
+                        #[cfg(feature = "gpu")]
+                        {
+                            gpu = Some(_opened);
+                        }
+                        // The GPU counts the search's tasks.
+                        Engine::Search(symmetry)
+                    }
+                    Err(e) if self.engine == Engine::Auto => {
+                        let _ = gpu_fallback.set(e);
+                        Engine::Auto.settle(n)?
+                    }
+                    Err(e) => return Err(e),
+                }
             }
-            Some(Err(e)) => return Err(e),
-            None => None,
+            asked => asked.settle(n)?,
         };
-        #[cfg(not(feature = "gpu"))]
-        if wants_gpu {
-            let error = Error::Gpu(crate::engine::NO_GPU_SUPPORT.into());
-            if self.engine != Engine::Auto {
-                return Err(error);
-            }
-            let _ = gpu_fallback.set(error);
-        }
-        // The GPU counts the search's tasks; so does the CPU in its place under `auto`.
-        let engine = if wants_gpu { Engine::Dfs } else { self.engine };
-        let mut method = Method::choose(n, engine, self.symmetry)?;
         let mut piece = join::DEFAULT_PIECE;
-        if let (Method::Join, Some(limit)) = (method, self.max_memory) {
+        if let (Engine::Join, Some(limit)) = (engine, self.max_memory) {
             match join::piece_for(n, limit, threads) {
                 Ok(p) => piece = p,
-                Err(_) if self.engine == Engine::Auto => {
-                    method = Method::choose(n, Engine::Dfs, self.symmetry)?;
+                Err(_) if self.engine == Engine::Auto => engine = Engine::SEARCH,
+                Err(_) => {
+                    return Err(Error::Memory {
+                        needed: join::least_bytes(n, threads),
+                        table: join::table_bytes(n) as u64,
+                    });
                 }
-                Err(e) => return Err(e),
             }
         }
         let split_depth = match self.split_depth {
-            Some(d) => Plan::effective_depth(n, method, d),
-            None => Plan::auto_depth(n, method, threads),
+            Some(d) => Plan::effective_depth(n, engine, d),
+            None => Plan::auto_depth(n, engine, threads),
         };
-        let mut plan = Plan::new(n, method, split_depth);
+        let mut plan = Plan::new(n, engine, split_depth);
         if let Plan::Join(join) = &mut plan {
             join.set_piece(piece);
         }
-        let weights = if self.progress.is_some() {
-            // As many tasks as the count itself: estimated on the same threads.
-            let weights = driver::run(threads, plan.len(), |i| plan.weight(i).into(), |_, _| {})?;
-            weights.into_iter().map(|w| w as u64).collect()
-        } else {
-            vec![1; plan.len()]
-        };
+        // Never more workers than tasks: a thread without a task only costs its start.
+        let threads = threads.min(plan.len().max(1));
+        let weights = vec![1; plan.len()];
         Ok(Job {
             n,
-            symmetry: self.symmetry,
-            method,
+            engine,
             split_depth,
             threads,
             plan,
             weights,
+            estimated: false,
             #[cfg(feature = "gpu")]
             gpu,
             gpu_fallback,
@@ -356,8 +399,7 @@ impl<'a> Counter<'a> {
             tasks: job.plan.len(),
             split_depth: job.split_depth,
             threads: job.threads,
-            symmetry: job.symmetry,
-            method: job.method,
+            engine: job.engine,
             classes: self
                 .unique
                 .then(|| Classes::from_counts(n, solutions, rotation_fixed(n))),

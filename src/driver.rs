@@ -52,10 +52,16 @@ where
     Ok(results)
 }
 
-/// The worker threads for a setting: `None` for one per core, and never zero.
+/// The most worker threads a count may ask for. Far more than any machine's cores; asking
+/// for more is a mistake (each thread takes a stack and memory of its own), refused at once.
+pub const MAX_THREADS: usize = 1024;
+
+/// The worker threads for a setting: `None` for one per core; never zero, never more than
+/// [`MAX_THREADS`].
 pub fn resolve_threads(threads: Option<usize>) -> Result<usize, Error> {
     match threads {
         Some(0) => Err(Error::NoThreads),
+        Some(t) if t > MAX_THREADS => Err(Error::TooManyThreads(t)),
         Some(t) => Ok(t),
         None => Ok(default_threads()),
     }

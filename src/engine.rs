@@ -6,84 +6,85 @@ use crate::error::Error;
 use crate::kernel;
 use crate::{full, join, split};
 
-/// Which engine counts: the backtracking search or the join of half-boards.
+/// Which engine counts a board: the one type every output, file and error names engines by.
+///
+/// A [`Counter`](crate::Counter) is given one, [`Engine::Auto`] by default; the count it
+/// returns names the engine that really counted, never `Auto`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Engine {
     /// The join engine where it is faster and supported ([`join::AUTO_FROM`] to
-    /// [`join::MAX_N`], within the memory limit), else the search. The default.
+    /// [`join::MAX_N`], within the memory limit), else the search with full symmetry.
     #[default]
     Auto,
-    /// The bitmask backtracking search, with the [`Symmetry`] asked for.
-    Dfs,
+    /// The bitmask backtracking search, with the [`Symmetry`] it exploits.
+    Search(Symmetry),
     /// The join of half-boards ([`crate::join`]).
     Join,
-    /// The search's tasks, with the [`Symmetry`] asked for, counted on a GPU (`crate::gpu`,
-    /// built with the `gpu` feature; without it, counting with this engine is an error).
-    Gpu,
+    /// The search's own tasks, with the [`Symmetry`] it exploits, counted on a GPU
+    /// (`crate::gpu`, in builds with the `gpu` feature; without it, an error). Its tasks and
+    /// their values are the search's, so a count it makes names [`Engine::Search`] (and
+    /// `Count::adapter` the GPU), and its journals and shards are the search's.
+    Gpu(Symmetry),
 }
 
 impl Engine {
-    /// The engine's name as the command line spells it.
+    /// The search with its default symmetry.
+    pub const SEARCH: Engine = Engine::Search(Symmetry::Full);
+
+    /// The engine's name, as the command line, the JSON reports, checkpoint journals and
+    /// shard files spell it: `auto`, `search` or `join`.
     pub fn name(self) -> &'static str {
         match self {
             Engine::Auto => "auto",
-            Engine::Dfs => "dfs",
+            Engine::Search(_) => "search",
             Engine::Join => "join",
-            Engine::Gpu => "gpu",
+            Engine::Gpu(_) => "gpu",
         }
     }
-}
 
-/// What [`Engine::Gpu`] says in a build without the `gpu` feature.
-pub const NO_GPU_SUPPORT: &str =
-    "this build has no GPU support; build one with `cargo build --release --features gpu`";
+    /// The search's symmetry; `None` for the other engines.
+    pub fn symmetry(self) -> Option<Symmetry> {
+        match self {
+            Engine::Search(symmetry) | Engine::Gpu(symmetry) => Some(symmetry),
+            _ => None,
+        }
+    }
 
-/// What counts the tasks of one board: an engine settled for one `n`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Method {
-    /// The search, first row halved by the mirror image.
-    Mirror,
-    /// The search, one board per class of eight.
-    Full,
-    /// The join of half-boards.
-    Join,
-}
+    /// The engine of a name and, for the search, a symmetry (as [`Engine::name`] and
+    /// [`Symmetry::name`] spell them); `None` for anything else.
+    pub fn from_names(engine: &str, symmetry: Option<&str>) -> Option<Engine> {
+        match (engine, symmetry) {
+            ("auto", None) => Some(Engine::Auto),
+            ("join", None) => Some(Engine::Join),
+            ("search", Some(symmetry)) => Symmetry::from_name(symmetry).map(Engine::Search),
+            ("gpu", Some(symmetry)) => Symmetry::from_name(symmetry).map(Engine::Gpu),
+            _ => None,
+        }
+    }
 
-impl Method {
-    /// The method of `engine` (and `symmetry`, for the search) on the n x n board; an error
-    /// when the join engine is asked for a size it does not count.
-    pub fn choose(n: u32, engine: Engine, symmetry: Symmetry) -> Result<Method, Error> {
-        let search = match symmetry {
-            Symmetry::Full => Method::Full,
-            Symmetry::Mirror => Method::Mirror,
-        };
-        match engine {
-            Engine::Dfs | Engine::Gpu => Ok(search),
-            Engine::Join if join::supports(n) => Ok(Method::Join),
-            Engine::Join => Err(Error::Engine(format!(
-                "the join engine counts boards of {} to {} (n = {n}): use --engine dfs",
+    /// The engine that counts the n x n board when `self` is asked for: `Auto` settled by the
+    /// board size; an error when the join engine is asked for a size it does not count.
+    pub fn settle(self, n: u32) -> Result<Engine, Error> {
+        match self {
+            Engine::Join if !join::supports(n) => Err(Error::Engine(format!(
+                "the join engine counts boards of {} to {} (n = {n})",
                 join::MIN_N,
                 join::MAX_N
             ))),
-            Engine::Auto if (join::AUTO_FROM..=join::MAX_N).contains(&n) => Ok(Method::Join),
-            Engine::Auto => Ok(search),
+            Engine::Auto if (join::AUTO_FROM..=join::MAX_N).contains(&n) => Ok(Engine::Join),
+            Engine::Auto => Ok(Engine::SEARCH),
+            settled => Ok(settled),
         }
     }
+}
 
-    /// The name run identities and reports use: `join`, `full` or `mirror`.
-    pub fn name(self) -> &'static str {
+impl std::fmt::Display for Engine {
+    /// `search (full symmetry)`, `join`, `auto`: how messages name an engine.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Method::Mirror => "mirror",
-            Method::Full => "full",
-            Method::Join => "join",
-        }
-    }
-
-    /// The engine this method belongs to.
-    pub fn engine(self) -> Engine {
-        match self {
-            Method::Join => Engine::Join,
-            Method::Mirror | Method::Full => Engine::Dfs,
+            Engine::Search(symmetry) => write!(f, "search ({} symmetry)", symmetry.name()),
+            Engine::Gpu(symmetry) => write!(f, "gpu ({} symmetry)", symmetry.name()),
+            other => f.write_str(other.name()),
         }
     }
 }
@@ -92,7 +93,7 @@ impl Method {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Symmetry {
     /// The first row halved by the mirror image: the textbook method, kept as a second,
-    /// independent engine.
+    /// independent search.
     Mirror,
     /// All eight symmetries of the square: about one board per class of eight is searched
     /// ([`crate::full`]). The default; boards below 8 x 8 use the mirror split.
@@ -101,14 +102,25 @@ pub enum Symmetry {
 }
 
 impl Symmetry {
-    /// The engine's name as the command line spells it.
+    /// The symmetry's name: `full` or `mirror`.
     pub fn name(self) -> &'static str {
         match self {
             Symmetry::Mirror => "mirror",
             Symmetry::Full => "full",
         }
     }
+
+    /// The symmetry of a name as [`Symmetry::name`] spells it.
+    pub fn from_name(name: &str) -> Option<Symmetry> {
+        [Symmetry::Full, Symmetry::Mirror]
+            .into_iter()
+            .find(|s| s.name() == name)
+    }
 }
+
+/// What [`Engine::Gpu`] says in a build without the `gpu` feature.
+pub const NO_GPU_SUPPORT: &str =
+    "this build has no GPU support; build one with `cargo build --release --features gpu`";
 
 /// The numbered tasks of one count.
 pub enum Plan {
@@ -121,51 +133,50 @@ pub enum Plan {
 }
 
 impl Plan {
-    /// The tasks of the n x n board for `method`, split at `depth` rows.
+    /// The tasks of the n x n board for a settled `engine` (see [`Engine::settle`]), split at
+    /// `depth` rows. The full-symmetry search splits boards below [`full::MIN_N`] by the
+    /// mirror image.
     ///
     /// # Panics
     ///
-    /// For [`Method::Join`] on a board the join engine does not count: [`Method::choose`]
+    /// For [`Engine::Join`] on a board the join engine does not count: [`Engine::settle`]
     /// never gives it one.
-    pub fn new(n: u32, method: Method, depth: u32) -> Plan {
-        match method {
-            Method::Full if n >= full::MIN_N => Plan::Full(full::tasks(n, depth)),
-            Method::Join => Plan::Join(join::Plan::new(n, depth)),
-            _ => Plan::Mirror(split::tasks(n, depth)),
+    pub fn new(n: u32, engine: Engine, depth: u32) -> Plan {
+        match engine {
+            Engine::Search(Symmetry::Full) | Engine::Gpu(Symmetry::Full) if n >= full::MIN_N => {
+                Plan::Full(full::tasks(n, depth))
+            }
+            Engine::Join => Plan::Join(join::Plan::new(n, depth)),
+            Engine::Auto | Engine::Search(_) | Engine::Gpu(_) => {
+                Plan::Mirror(split::tasks(n, depth))
+            }
         }
     }
 
     /// The split depth a plan for the n x n board really uses when `depth` is asked for:
     /// each engine clamps it to what the board allows.
-    pub fn effective_depth(n: u32, method: Method, depth: u32) -> u32 {
-        match method {
-            Method::Full if n >= full::MIN_N => full::clamp_depth(n, depth),
-            Method::Join => join::clamp_depth(n, depth),
-            _ => split::clamp_depth(n, depth),
+    pub fn effective_depth(n: u32, engine: Engine, depth: u32) -> u32 {
+        match engine {
+            Engine::Search(Symmetry::Full) | Engine::Gpu(Symmetry::Full) if n >= full::MIN_N => {
+                full::clamp_depth(n, depth)
+            }
+            Engine::Join => join::clamp_depth(n, depth),
+            Engine::Auto | Engine::Search(_) | Engine::Gpu(_) => split::clamp_depth(n, depth),
         }
     }
 
     /// The shallowest split that gives every one of `threads` threads many tasks.
-    pub fn auto_depth(n: u32, method: Method, threads: usize) -> u32 {
+    pub fn auto_depth(n: u32, engine: Engine, threads: usize) -> u32 {
         // Eight tasks per thread (and at least 64) keep the idle tail of a run short.
         let wanted = (threads.max(1) * 8).max(64);
-        let deepest = Plan::effective_depth(n, method, split::MAX_DEPTH);
-        if method == Method::Join {
+        let deepest = Plan::effective_depth(n, engine, split::MAX_DEPTH);
+        if engine == Engine::Join {
             // Its units differ in size more than prefixes do: as many tasks as it allows.
             return deepest;
         }
         (1..=deepest)
-            .find(|&depth| Plan::new(n, method, depth).len() >= wanted)
+            .find(|&depth| Plan::new(n, engine, depth).len() >= wanted)
             .unwrap_or(deepest)
-    }
-
-    /// The method that counts this plan's tasks.
-    pub fn method(&self) -> Method {
-        match self {
-            Plan::Mirror(_) => Method::Mirror,
-            Plan::Full(_) => Method::Full,
-            Plan::Join(_) => Method::Join,
-        }
     }
 
     /// How many tasks there are.

@@ -6,13 +6,16 @@ use thiserror::Error;
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum Error {
     /// The board size is outside 1..=32.
-    #[error("board size {0} is out of range: n must be between 1 and 32")]
+    #[error("board size {0} is out of range: n must be between 1 and {max}", max = crate::MAX_N)]
     BoardSize(u32),
     /// Zero threads were asked for.
     #[error("the thread count must be at least 1")]
     NoThreads,
+    /// More threads were asked for than [`crate::MAX_THREADS`].
+    #[error("{0} threads is too many: at most {max}", max = crate::MAX_THREADS)]
+    TooManyThreads(usize),
     /// The split depth is outside 1..=MAX_DEPTH.
-    #[error("split depth {0} is out of range: it must be between 1 and {max}", max = crate::split::MAX_DEPTH)]
+    #[error("split depth {0} is out of range: it must be between 1 and {max}", max = crate::MAX_SPLIT_DEPTH)]
     SplitDepth(u32),
     /// The worker threads could not be started.
     #[error("cannot start the worker threads: {0}")]
@@ -26,6 +29,19 @@ pub enum Error {
     /// The engine asked for cannot count this board, or not within the memory limit.
     #[error("{0}")]
     Engine(String),
+    /// The join engine does not fit in the memory limit ([`crate::Counter::max_memory`]).
+    #[error(
+        "the join engine needs at least {} MiB here ({} MiB for its quarter table), more than the memory limit",
+        needed.div_ceil(1 << 20),
+        table.div_ceil(1 << 20)
+    )]
+    Memory {
+        /// The least memory it could count in, in bytes: its quarter table and the smallest
+        /// pieces of half-boards on every thread.
+        needed: u64,
+        /// The quarter table's share of it, in bytes.
+        table: u64,
+    },
     /// The GPU engine failed: no adapter, a device lost, a shader that does not compile, a
     /// search the driver stopped early; or this build has no GPU support.
     #[error("GPU: {0}")]
@@ -38,7 +54,7 @@ pub enum Error {
 impl Error {
     /// Checks that `n` is a board size the engines handle (1 to 32).
     pub(crate) fn check_board_size(n: u32) -> Result<(), Error> {
-        if (1..=32).contains(&n) {
+        if (1..=crate::MAX_N).contains(&n) {
             Ok(())
         } else {
             Err(Error::BoardSize(n))

@@ -165,7 +165,7 @@ impl Weighted {
 /// cases alone; more: each split by the placements of further rows), in task-number order.
 pub fn tasks(n: u32, depth: u32) -> Vec<FullTask> {
     assert!(
-        (MIN_N..=32).contains(&n),
+        (MIN_N..=crate::MAX_N).contains(&n),
         "the full-symmetry split needs {MIN_N} <= n <= 32"
     );
     let depth = clamp_depth(n, depth);

@@ -31,7 +31,7 @@ pub struct Subboard {
 impl Subboard {
     /// The empty board of size `n` (1 <= n <= 32).
     pub fn empty(n: u32) -> Subboard {
-        debug_assert!((1..=32).contains(&n));
+        debug_assert!((1..=crate::MAX_N).contains(&n));
         Subboard {
             open: u32::MAX >> (32 - n),
             left: 0,

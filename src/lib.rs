@@ -21,31 +21,43 @@ pub mod checkpoint;
 pub mod cluster;
 pub mod construct;
 mod counter;
-pub mod driver;
+pub(crate) mod driver;
 mod engine;
 mod error;
-pub mod finish;
+pub(crate) mod finish;
 pub mod format;
-pub mod full;
+pub(crate) mod full;
 #[cfg(feature = "gpu")]
 pub mod gpu;
 pub mod join;
-pub mod kernel;
+pub(crate) mod kernel;
 pub mod known;
 pub mod parse;
 pub mod shard;
 mod solution;
 mod solutions;
-pub mod split;
+pub(crate) mod split;
 pub mod stream;
 pub mod symmetry;
-pub mod textbook;
 
 pub use counter::{Count, Counter, Job, Progress};
-pub use engine::{Engine, Method, NO_GPU_SUPPORT, Plan, Symmetry};
+pub use driver::{MAX_THREADS, default_threads};
+pub use engine::{Engine, NO_GPU_SUPPORT, Plan, Symmetry};
 pub use error::Error;
 pub use solution::{Conflict, Solution, check_columns};
 pub use solutions::{Solutions, for_each_solution, solutions};
+
+/// The README's Rust examples, compiled and run as doc tests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
+
+/// The largest board the engines count, and `solve` enumerates: n = 32, so that a row's
+/// columns fit one `u32` bitmask.
+pub const MAX_N: u32 = 32;
+
+/// The deepest split of a count into tasks: the first rows placed per task.
+pub const MAX_SPLIT_DEPTH: u32 = split::MAX_DEPTH;
 
 /// The number of solutions of the n x n board (1 <= n <= 32), on every available core.
 pub fn count(n: u32) -> Result<u128, Error> {

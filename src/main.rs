@@ -40,11 +40,23 @@ fn main() -> std::process::ExitCode {
     };
     match outcome {
         Ok(code) => code.into(),
+        // A reader that stopped reading (`| head`) wants no more: a quiet success, for every
+        // subcommand alike.
+        Err(e) if is_broken_pipe(&e) => ExitCode::Success.into(),
         Err(e) => {
             eprintln!("error: {e:#}");
             ExitCode::Failure.into()
         }
     }
+}
+
+/// Whether an error comes from writing to a pipe whose reader has gone.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// Prints clap's verdict: help and version in full, any mistake as its first line only.

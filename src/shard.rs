@@ -5,9 +5,13 @@
 //! but the plan: every machine computes the same one. A shard's result is a small JSON
 //! document naming the run, the shard, the tasks it covered and their summed value, with a
 //! checksum. [`merge`] adds results up and refuses a set with a shard missing, twice, of
-//! another run, or damaged, naming which.
+//! another run, or damaged, naming which. Results of nqueens 0.1.0 (format `nqueens-shard`)
+//! are refused with the reason: that version named engines and numbered the join engine's
+//! tasks otherwise.
 
 use crate::checkpoint::fnv1a;
+use crate::counter::Job;
+use crate::engine::Engine;
 use crate::error::Error;
 use serde::{Deserialize, Serialize};
 
@@ -34,14 +38,17 @@ pub fn partition(weights: &[u64], index: usize, shards: usize) -> Vec<usize> {
 /// One shard's result, as written to a file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ShardResult {
-    /// Always `nqueens-shard`.
+    /// Always [`FORMAT`].
     pub format: String,
     /// The program version that computed it.
     pub version: String,
     /// Board size.
     pub n: u32,
-    /// Engine name.
+    /// Engine name ([`Engine::name`]).
     pub engine: String,
+    /// The search's symmetry ([`crate::Symmetry::name`]); absent for the join engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symmetry: Option<String>,
     /// Split depth.
     pub split_depth: u32,
     /// Tasks of the whole plan.
@@ -60,32 +67,34 @@ pub struct ShardResult {
     pub checksum: String,
 }
 
+/// The `format` of a shard result of this version.
+pub const FORMAT: &str = "nqueens-shard-2";
+/// The `format` of nqueens 0.1.0's shard results, refused with the reason.
+const FORMAT_V1: &str = "nqueens-shard";
+
 impl ShardResult {
-    /// A result with its checksum filled in.
-    #[allow(clippy::too_many_arguments)]
+    /// The result of shard `shard` of `shards` of `job`: the tasks `task_ids`, whose values add
+    /// up to `units`; with its checksum filled in.
     pub fn new(
-        n: u32,
-        engine: &str,
-        split_depth: u32,
-        tasks: usize,
+        job: &Job,
         shard: usize,
         shards: usize,
         task_ids: Vec<usize>,
         units: u128,
-        units_per_solution: u128,
     ) -> ShardResult {
         let mut result = ShardResult {
-            format: "nqueens-shard".into(),
+            format: FORMAT.into(),
             version: env!("CARGO_PKG_VERSION").into(),
-            n,
-            engine: engine.into(),
-            split_depth,
-            tasks,
+            n: job.n,
+            engine: job.engine.name().into(),
+            symmetry: job.engine.symmetry().map(|s| s.name().into()),
+            split_depth: job.split_depth,
+            tasks: job.plan.len(),
             shard,
             shards,
             task_ids,
             units,
-            units_per_solution,
+            units_per_solution: job.plan.units_per_solution(),
             checksum: String::new(),
         };
         result.checksum = result.expected_checksum();
@@ -97,11 +106,15 @@ impl ShardResult {
         format!(
             "{:016x}",
             fnv1a(&format!(
-                "{}|{}|{}|{}|{}|{}|{}|{}|{}|{}|{}",
+                "{}|{}|{}|{}{}|{}|{}|{}|{}|{}|{}|{}",
                 self.format,
                 self.version,
                 self.n,
                 self.engine,
+                self.symmetry
+                    .as_deref()
+                    .map(|s| format!("/{s}"))
+                    .unwrap_or_default(),
                 self.split_depth,
                 self.tasks,
                 self.shard,
@@ -117,8 +130,19 @@ impl ShardResult {
     fn run(&self) -> String {
         format!(
             "n = {}, engine {}, split depth {}, {} tasks in {} shards, version {}",
-            self.n, self.engine, self.split_depth, self.tasks, self.shards, self.version
+            self.n,
+            self.engine(),
+            self.split_depth,
+            self.tasks,
+            self.shards,
+            self.version
         )
+    }
+
+    /// The engine the result names; [`Engine::Auto`] for names this version does not know
+    /// (such a result is refused by [`merge`]).
+    fn engine(&self) -> Engine {
+        Engine::from_names(&self.engine, self.symmetry.as_deref()).unwrap_or(Engine::Auto)
     }
 }
 
@@ -127,8 +151,8 @@ impl ShardResult {
 pub struct Merged {
     /// Board size.
     pub n: u32,
-    /// Engine name.
-    pub engine: String,
+    /// The engine that counted.
+    pub engine: Engine,
     /// The number of solutions.
     pub solutions: u128,
     /// How many shards were merged.
@@ -143,8 +167,17 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Error> {
         return fail("no shard results to merge".into());
     };
     for (name, r) in results {
-        if r.format != "nqueens-shard" {
+        if r.format == FORMAT_V1 {
+            return fail(format!(
+                "{name}: a shard result of nqueens 0.1.0, which named engines and numbered the \
+                 join engine's tasks otherwise: merge it with 0.1.0, or count the shard again"
+            ));
+        }
+        if r.format != FORMAT {
             return fail(format!("{name}: not a shard result"));
+        }
+        if r.engine() == Engine::Auto {
+            return fail(format!("{name}: unknown engine {:?}", r.engine));
         }
         if r.checksum != r.expected_checksum() {
             return fail(format!(
@@ -208,7 +241,7 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Error> {
     }
     Ok(Merged {
         n: first.n,
-        engine: first.engine.clone(),
+        engine: first.engine(),
         solutions: units / first.units_per_solution,
         shards: first.shards,
     })
@@ -240,28 +273,33 @@ mod tests {
         }
     }
 
-    fn results(shards: usize) -> Vec<(String, ShardResult)> {
-        let weights = vec![5, 1, 9, 3];
+    /// Shard results of a real count of the n x n board, split into `shards`.
+    fn results(n: u32, shards: usize) -> Vec<(String, ShardResult)> {
+        let counter = crate::Counter::new().engine(Engine::SEARCH).threads(1);
+        let mut job = counter.prepare(n).unwrap();
         (0..shards)
             .map(|s| {
-                let ids = partition(&weights, s, shards);
-                let units = ids.iter().map(|&i| weights[i] as u128 * 3).sum();
-                let r = ShardResult::new(8, "full", 2, 4, s, shards, ids, units, 3);
-                (format!("s{s}.json"), r)
+                let ids = job.shard(s, shards).unwrap();
+                let units = counter.run(&job, &ids, &|_, _| {}).unwrap().iter().sum();
+                (
+                    format!("s{s}.json"),
+                    ShardResult::new(&job, s, shards, ids, units),
+                )
             })
             .collect()
     }
 
     #[test]
     fn merge_adds_up_and_refuses_bad_sets() {
-        assert_eq!(merge(&results(3)).unwrap().solutions, 18);
-        let mut missing = results(3);
+        let merged = merge(&results(8, 3)).unwrap();
+        assert_eq!((merged.solutions, merged.engine), (92, Engine::SEARCH));
+        let mut missing = results(8, 3);
         missing.remove(1);
         assert_eq!(
             merge(&missing).unwrap_err().to_string(),
             "shard 1/3 missing"
         );
-        let mut twice = results(3);
+        let mut twice = results(8, 3);
         twice.push(twice[0].clone());
         assert!(
             merge(&twice)
@@ -269,16 +307,20 @@ mod tests {
                 .to_string()
                 .contains("given twice")
         );
-        let mut edited = results(2);
+        let mut edited = results(8, 2);
         edited[0].1.units += 3;
         assert!(merge(&edited).unwrap_err().to_string().contains("checksum"));
-        let mut other = results(2);
-        other[1].1 = ShardResult::new(9, "full", 2, 4, 1, 2, vec![1, 3], 3, 3);
+        let mut other = results(8, 2);
+        other[1] = results(9, 2).swap_remove(1);
         assert!(
             merge(&other)
                 .unwrap_err()
                 .to_string()
                 .contains("another run")
         );
+        let mut old = results(8, 2);
+        old[0].1.format = FORMAT_V1.into();
+        let error = merge(&old).unwrap_err().to_string();
+        assert!(error.contains("nqueens 0.1.0"), "{error}");
     }
 }

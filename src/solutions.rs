@@ -49,14 +49,15 @@ impl Iterator for Solutions {
     }
 }
 
-/// Calls `visit` with the column list of every solution of the n x n board, from `threads`
-/// worker threads (`None`: one per core), in no particular order.
+/// Calls `visit` with the column list of every solution of the n x n board (the same `u32`
+/// columns as [`Solution::columns`]), from `threads` worker threads (`None`: one per core),
+/// in no particular order.
 ///
 /// ```
 /// use std::sync::atomic::{AtomicU64, Ordering};
 /// let seen = AtomicU64::new(0);
 /// nqueens::for_each_solution(8, Some(2), |columns| {
-///     assert!(nqueens::check_columns(&columns.iter().map(|&c| u32::from(c)).collect::<Vec<_>>()).is_ok());
+///     assert!(nqueens::check_columns(columns).is_ok());
 ///     seen.fetch_add(1, Ordering::Relaxed);
 /// })?;
 /// assert_eq!(seen.into_inner(), 92);
@@ -65,7 +66,7 @@ impl Iterator for Solutions {
 pub fn for_each_solution(
     n: u32,
     threads: Option<usize>,
-    visit: impl Fn(&[u8]) + Sync,
+    visit: impl Fn(&[u32]) + Sync,
 ) -> Result<(), Error> {
     Error::check_board_size(n)?;
     let threads = driver::resolve_threads(threads)?;
@@ -75,8 +76,13 @@ pub fn for_each_solution(
         tasks.len(),
         |i| {
             let (prefix, board) = &tasks[i];
+            // The search's columns are bytes; each solution is widened on the stack.
+            let mut wide = [0u32; crate::MAX_N as usize];
             kernel::visit(*board, prefix, &mut |columns| {
-                visit(columns);
+                for (w, &c) in wide.iter_mut().zip(columns) {
+                    *w = u32::from(c);
+                }
+                visit(&wide[..columns.len()]);
                 true
             });
             0

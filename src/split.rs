@@ -35,7 +35,10 @@ pub struct Task {
 /// `depth` is clamped by [`clamp_depth`]: 1 to `min(n, MAX_DEPTH)`, and at least 2 on odd
 /// boards (whose middle-column prefixes need a second row).
 pub fn tasks(n: u32, depth: u32) -> Vec<Task> {
-    assert!((1..=32).contains(&n), "board size {n} out of range");
+    assert!(
+        (1..=crate::MAX_N).contains(&n),
+        "board size {n} out of range"
+    );
     // The one-queen board is its own mirror image.
     let multiplicity = if n == 1 { 1 } else { 2 };
     Prefixes::new(n, clamp_depth(n, depth), true)

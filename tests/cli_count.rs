@@ -101,7 +101,7 @@ fn unique_json_has_class_sizes_that_add_up() {
         if n < nqueens::join::AUTO_FROM {
             assert_eq!(
                 (&object["engine"], &object["symmetry"]),
-                (&"dfs".into(), &"full".into())
+                (&"search".into(), &"full".into())
             );
         } else {
             assert_eq!(object["engine"], "join");
@@ -192,6 +192,7 @@ fn symmetry_asks_for_the_search_and_engines_agree() {
         &["count", "13"][..],
         &["count", "13", "--engine", "join"],
         &["count", "13", "--engine", "dfs"],
+        &["count", "13", "--engine", "search"],
         &["count", "13", "--symmetry", "mirror"],
     ] {
         nqueens().args(args).assert().success().stdout("73712\n");
@@ -203,7 +204,7 @@ fn symmetry_asks_for_the_search_and_engines_agree() {
     let object: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(
         (&object["engine"], &object["symmetry"]),
-        (&"dfs".into(), &"mirror".into())
+        (&"search".into(), &"mirror".into())
     );
 }
 
@@ -252,8 +253,53 @@ fn a_memory_limit_too_small_for_the_join_engine() {
     let object: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(
         (&object["engine"], &object["match"]),
-        (&"dfs".into(), &true.into())
+        (&"search".into(), &true.into())
     );
+}
+
+#[test]
+fn the_least_memory_limit_is_one_stable_figure_that_is_enough() {
+    // Regression: the figure moved with the limit given (18 MiB at 1K, 19 MiB at 18M) and
+    // was printed as a sum of rounded parts.
+    let least = |limit: &str| {
+        let out = nqueens()
+            .args([
+                "count",
+                "16",
+                "--engine",
+                "join",
+                "-j",
+                "1",
+                "--max-memory",
+                limit,
+            ])
+            .assert()
+            .code(1);
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        stderr
+            .split("needs at least ")
+            .nth(1)
+            .and_then(|rest| rest.split_whitespace().next())
+            .unwrap_or_else(|| panic!("{stderr}"))
+            .to_string()
+    };
+    let at_1k = least("1K");
+    let at_2m = least("2M");
+    assert_eq!(at_1k, at_2m);
+    nqueens()
+        .args([
+            "count",
+            "16",
+            "--engine",
+            "join",
+            "-j",
+            "1",
+            "--max-memory",
+            &at_1k,
+        ])
+        .assert()
+        .success()
+        .stdout("14772512\n");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! lavapipe, Mesa's Vulkan on the CPU. Without any adapter every test says SKIPPED and passes.
 
 use nqueens::gpu::{self, Gpu};
-use nqueens::{Method, Plan, known};
+use nqueens::{Engine, Plan, Symmetry, known};
 
 /// The GPU, or `None` (said loudly) where the machine has no adapter.
 fn gpu() -> Option<Gpu> {
@@ -14,7 +14,7 @@ fn gpu() -> Option<Gpu> {
 }
 
 /// The total of the n x n board counted on `gpu`, split at `depth`.
-fn total(gpu: &Gpu, n: u32, method: Method, depth: u32) -> u128 {
+fn total(gpu: &Gpu, n: u32, method: Engine, depth: u32) -> u128 {
     let plan = Plan::new(n, method, depth);
     let ids: Vec<usize> = (0..plan.len()).collect();
     let mut reported = vec![None; plan.len()];
@@ -43,10 +43,13 @@ fn every_board_up_to_15_gives_the_known_count() {
     let Some(gpu) = gpu() else { return };
     for n in 1..=15 {
         // Both symmetries to 14; n = 15 by the faster full symmetry only (lavapipe: 4 s).
-        let methods: &[Method] = if n <= 14 {
-            &[Method::Mirror, Method::Full]
+        let methods: &[Engine] = if n <= 14 {
+            &[
+                Engine::Search(Symmetry::Mirror),
+                Engine::Search(Symmetry::Full),
+            ]
         } else {
-            &[Method::Full]
+            &[Engine::Search(Symmetry::Full)]
         };
         for &method in methods {
             let depth = if n <= 12 { 1 + n % 3 } else { 3 };
@@ -62,7 +65,10 @@ fn every_board_up_to_15_gives_the_known_count() {
 #[test]
 fn tasks_of_17_have_their_cpu_values() {
     let Some(gpu) = gpu() else { return };
-    for method in [Method::Mirror, Method::Full] {
+    for method in [
+        Engine::Search(Symmetry::Mirror),
+        Engine::Search(Symmetry::Full),
+    ] {
         let plan = Plan::new(17, method, 4);
         // Every 97th task: a spread of sizes, a few seconds of CPU.
         let ids: Vec<usize> = (0..plan.len()).step_by(97).collect();
@@ -78,8 +84,8 @@ fn tasks_of_17_have_their_cpu_values() {
 fn tiny_budgets_split_items_and_still_count_right() {
     let Some(gpu) = gpu() else { return };
     let gpu = gpu.budget(50).item_rows(9);
-    assert_eq!(total(&gpu, 12, Method::Full, 2), 14_200);
-    assert_eq!(total(&gpu, 11, Method::Mirror, 2), 2_680);
+    assert_eq!(total(&gpu, 12, Engine::Search(Symmetry::Full), 2), 14_200);
+    assert_eq!(total(&gpu, 11, Engine::Search(Symmetry::Mirror), 2), 2_680);
 }
 
 #[test]
@@ -91,7 +97,7 @@ fn a_driver_that_stops_loops_early_is_refused() {
     }
     // Items of 15 rows run past lavapipe's 65,535 iterations, and the budget allows it.
     let gpu = gpu.budget(10_000_000).item_rows(15);
-    let plan = Plan::new(16, Method::Mirror, 1);
+    let plan = Plan::new(16, Engine::Search(Symmetry::Mirror), 1);
     let ids: Vec<usize> = (0..plan.len()).collect();
     let error = gpu.run(16, &plan, &ids, &mut |_, _| {}).unwrap_err();
     let message = error.to_string();
@@ -242,7 +248,7 @@ fn an_unknown_adapter_fails_in_one_line_and_auto_falls_back_to_the_cpu() {
     assert!(out.status.success());
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["solutions"], 14_200);
-    assert_eq!(json["engine"], "dfs");
+    assert_eq!(json["engine"], "search");
     assert!(json.get("adapter").is_none());
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert!(stderr.contains("the CPU counted instead"), "{stderr}");

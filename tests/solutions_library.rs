@@ -44,9 +44,7 @@ fn parallel_visitor_sees_the_same_set() {
     for n in 1..=10 {
         let seen = Mutex::new(Vec::new());
         for_each_solution(n, Some(2), |columns| {
-            seen.lock()
-                .unwrap()
-                .push(columns.iter().map(|&c| u32::from(c)).collect::<Vec<u32>>());
+            seen.lock().unwrap().push(columns.to_vec());
         })
         .unwrap();
         let mut seen = seen.into_inner().unwrap();

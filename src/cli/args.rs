@@ -1,6 +1,7 @@
-//! The command line as clap sees it. Nothing here is validated beyond its type: that is
-//! `config`'s job, so that every mistake gets the same one-line error.
+//! The command line as clap sees it: every value typed and checked by its parser
+//! ([`super::values`]); the rules that tie several flags together are `config`'s.
 
+use super::values::{self, Sizes};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Counts and enumerates the solutions of the n-queens puzzle.
@@ -52,8 +53,8 @@ pub struct MergeArgs {
 #[derive(Debug, Args)]
 pub struct SolveArgs {
     /// The board size N (1 to 32).
-    #[arg(value_name = "N", allow_negative_numbers = true)]
-    pub size: String,
+    #[arg(value_name = "N", allow_negative_numbers = true, value_parser = values::board_size)]
+    pub size: u32,
 
     /// The output format.
     #[arg(short, long, value_enum, default_value_t = FormatArg::Perm)]
@@ -68,8 +69,8 @@ pub struct SolveArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<std::path::PathBuf>,
 
-    /// Worker threads [default: one per core].
-    #[arg(short = 'j', long, value_name = "T")]
+    /// Worker threads, 1 to 1024 [default: one per core].
+    #[arg(short = 'j', long, value_name = "T", value_parser = values::threads)]
     pub threads: Option<usize>,
 
     /// Search half the board and write each solution beside its mirror image: faster, but
@@ -81,9 +82,9 @@ pub struct SolveArgs {
 /// `nqueens find`.
 #[derive(Debug, Args)]
 pub struct FindArgs {
-    /// The board size N (1 or more).
-    #[arg(value_name = "N", allow_negative_numbers = true)]
-    pub size: String,
+    /// The board size N (1 to 4294967295).
+    #[arg(value_name = "N", allow_negative_numbers = true, value_parser = values::any_board_size)]
+    pub size: u32,
 
     /// The output format (board, flat, leetcode and svg grow as N² and stop at N = 2,000,
     /// 2,000, 2,000 and 200).
@@ -108,8 +109,8 @@ pub struct VerifyArgs {
 
     /// Also check that the input is exactly the set of all solutions of N: no duplicate,
     /// none missing (N up to 25; takes 16 bytes of memory per solution).
-    #[arg(long, value_name = "N", allow_negative_numbers = true)]
-    pub complete: Option<String>,
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = values::board_size)]
+    pub complete: Option<u32>,
 }
 
 /// `--format`.
@@ -134,15 +135,15 @@ pub enum FormatArg {
 pub struct CountArgs {
     /// The board size N (1 to 32), or an inclusive range A..B: `8..12` counts 8, 9, 10, 11
     /// and 12.
-    #[arg(value_name = "N|A..B", allow_negative_numbers = true)]
-    pub size: String,
+    #[arg(value_name = "N|A..B", allow_negative_numbers = true, value_parser = values::sizes)]
+    pub size: Sizes,
 
-    /// Worker threads [default: one per core].
-    #[arg(short = 'j', long, value_name = "T")]
+    /// Worker threads, 1 to 1024 [default: one per core; never more than there are tasks].
+    #[arg(short = 'j', long, value_name = "T", value_parser = values::threads)]
     pub threads: Option<usize>,
 
     /// Split the work at D rows (1 to 8) instead of choosing from the thread count.
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", value_parser = values::split_depth)]
     pub split_depth: Option<u32>,
 
     /// Also count the unique solutions (classes under rotation and reflection, OEIS
@@ -151,9 +152,10 @@ pub struct CountArgs {
     pub unique: bool,
 
     /// The engine: `join` counts by joining half-boards (n = 4 to 25: its quarter table,
-    /// 5 GB at n = 24, grows tenfold every two sizes), `dfs` by backtracking search; `auto`
-    /// takes the join engine from n = 14 on (and within --max-memory), the search below; `gpu`
-    /// runs the search on a GPU (builds with the `gpu` feature).
+    /// 5 GB at n = 24, grows tenfold every two sizes), `search` by backtracking search
+    /// (`dfs` is another name for it); `auto` takes the join engine from n = 14 on (and
+    /// within --max-memory), the search below; `gpu` runs the search on a GPU (builds with
+    /// the `gpu` feature).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto, value_name = "ENGINE")]
     pub engine: EngineArg,
 
@@ -166,8 +168,8 @@ pub struct CountArgs {
     /// Keep the process within SIZE of memory (like 512M or 4G; K, M, G, T are powers of
     /// 1024): the join engine then joins in smaller pieces, or `auto` falls back to the
     /// search, which needs next to none.
-    #[arg(long, value_name = "SIZE")]
-    pub max_memory: Option<String>,
+    #[arg(long, value_name = "SIZE", value_parser = values::bytes)]
+    pub max_memory: Option<u64>,
 
     /// The GPU to count on: the first adapter whose name contains NAME (see `nqueens
     /// gpu-info`). With --engine auto, the GPU is tried and the CPU counts if it fails.
@@ -194,8 +196,8 @@ pub struct CountArgs {
 
     /// Run only shard I of K (0 <= I < K; tasks dealt by estimated size) and print its
     /// result as JSON, for `nqueens merge` (one board size only).
-    #[arg(long, value_name = "I/K")]
-    pub shard: Option<String>,
+    #[arg(long, value_name = "I/K", value_parser = values::shard)]
+    pub shard: Option<(usize, usize)>,
 
     /// Write every task's number and value to FILE (tab-separated), for re-checking any
     /// part of a result elsewhere (one board size only).
@@ -207,6 +209,12 @@ pub struct CountArgs {
     /// (one board size only).
     #[cfg(feature = "mpi")]
     #[arg(long)]
+    pub mpi: bool,
+
+    /// `--mpi` in a build without MPI: accepted by the parser so that the answer can say how
+    /// to get a build with it.
+    #[cfg(not(feature = "mpi"))]
+    #[arg(long, hide = true)]
     pub mpi: bool,
 }
 
@@ -229,8 +237,9 @@ pub enum EngineArg {
     /// The join of half-boards.
     Join,
     /// The backtracking search.
-    Dfs,
-    /// The backtracking search's tasks on a GPU (builds with the `gpu` feature).
+    #[value(alias = "dfs")]
+    Search,
+    /// The search's tasks on a GPU (builds with the `gpu` feature).
     Gpu,
 }
 

@@ -1,115 +1,19 @@
 //! `nqueens count`: runs the counter for each board size and prints the results.
 
-use super::config::{CountConfig, OutputStyle};
+use super::config::CountConfig;
 use super::exit::ExitCode;
 use super::interrupt;
 use super::memory;
 use super::output::Output;
 use super::progress::TaskBar;
+use super::report::{Reporter, Row};
 use anyhow::{Result, bail};
-use nqueens::checkpoint::{Journal, RunIdentity};
-use nqueens::shard::{self, ShardResult};
-use nqueens::{Count, Counter, Engine, Job, known};
-use serde::Serialize;
+use nqueens::checkpoint::{self, Checkpoint};
+use nqueens::shard::ShardResult;
+use nqueens::{Counter, Job, Progress};
 use std::collections::BTreeMap;
 use std::io::Write;
-use std::path::Path;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-
-/// One board size's result, as printed.
-#[derive(Debug, Serialize)]
-struct Row {
-    n: u32,
-    solutions: u128,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    unique: Option<u128>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    classes: Option<ClassSizes>,
-    engine: &'static str,
-    /// The search's symmetry; absent for the join engine.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    symmetry: Option<&'static str>,
-    threads: usize,
-    seconds: f64,
-    /// The most memory the process has held so far (Linux), in bytes.
-    peak_memory_bytes: Option<u64>,
-    tasks: usize,
-    split_depth: u32,
-    known: Option<u128>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    known_unique: Option<u128>,
-    #[serde(rename = "match")]
-    matches: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ranks: Option<usize>,
-    /// The GPU that counted, for the GPU engine.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    adapter: Option<String>,
-    /// The API it was reached through (`vulkan`, `metal`, `dx12`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    backend: Option<String>,
-}
-
-/// The solutions by the size of their class: how many classes of 2, 4 and 8 boards.
-#[derive(Debug, Serialize)]
-struct ClassSizes {
-    #[serde(rename = "1")]
-    of_1: u128,
-    #[serde(rename = "2")]
-    of_2: u128,
-    #[serde(rename = "4")]
-    of_4: u128,
-    #[serde(rename = "8")]
-    of_8: u128,
-}
-
-impl Row {
-    fn new(count: &Count, elapsed: Duration, ranks: Option<usize>) -> Row {
-        let known = known::total(count.n);
-        let unique = count.classes.map(|c| c.unique());
-        let known_unique = unique.and(known::unique(count.n));
-        let matches = match (known, known_unique) {
-            (None, _) => None,
-            (Some(k), None) => Some(k == count.solutions),
-            (Some(k), Some(u)) => Some(k == count.solutions && Some(u) == unique),
-        };
-        #[cfg(feature = "gpu")]
-        let (adapter, backend) = (count.adapter.as_ref())
-            .map(|gpu| (gpu.name.clone(), gpu.backend.clone()))
-            .unzip();
-        #[cfg(not(feature = "gpu"))]
-        let (adapter, backend) = (None, None);
-        Row {
-            n: count.n,
-            solutions: count.solutions,
-            unique,
-            classes: count.classes.map(|c| ClassSizes {
-                of_1: c.of_1,
-                of_2: c.of_2,
-                of_4: c.of_4,
-                of_8: c.of_8,
-            }),
-            engine: match adapter {
-                Some(_) => Engine::Gpu.name(),
-                None => count.method.engine().name(),
-            },
-            // The GPU runs the search's tasks: it has a symmetry too.
-            symmetry: (count.method.engine() == Engine::Dfs).then(|| count.symmetry.name()),
-            threads: count.threads,
-            seconds: elapsed.as_secs_f64(),
-            peak_memory_bytes: memory::peak_bytes(),
-            tasks: count.tasks,
-            split_depth: count.split_depth,
-            known,
-            known_unique,
-            matches,
-            ranks,
-            adapter,
-            backend,
-        }
-    }
-}
+use std::time::Instant;
 
 /// Runs a validated `count` command; returns the exit code.
 pub fn run(config: &CountConfig) -> Result<ExitCode> {
@@ -117,125 +21,106 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         memory::without_huge_pages();
     }
     let mut out = std::io::stdout().lock();
-    if config.style == OutputStyle::Table {
-        let unique = if config.unique {
-            format!("  {:>19}", "unique")
-        } else {
-            String::new()
-        };
-        writeln!(
-            out,
-            "{:>3}  {:>20}{unique}  {:>10}  known",
-            "n", "solutions", "seconds"
-        )?;
-    }
+    let reporter = Reporter::new(config.style, config.unique);
+    reporter.header(&mut out)?;
     let mut code = ExitCode::Success;
     for n in config.sizes.clone() {
         let bar = TaskBar::new(config.progress, n);
-        let update = |p| bar.update(p);
-        let mut counter = Counter::new()
-            .engine(config.engine)
-            .symmetry(config.symmetry)
-            .unique(config.unique)
-            .on_progress(&update);
-        if let Some(name) = &config.gpu_adapter {
-            counter = counter.gpu_adapter(name);
-        }
-        // The engine's share of a memory limit: what the process does not hold already, less
-        // a stack and the allocator's own pages for each worker thread, and a sixteenth of the
-        // limit for the allocator's slack (n = 20 under 120 MiB peaked 0.05 MiB over without).
-        let threads = config
-            .threads
-            .unwrap_or_else(nqueens::driver::default_threads);
-        let overhead = memory::resident_bytes().unwrap_or(16 << 20)
-            + memory::THREAD_OVERHEAD * threads as u64
-            + config.max_memory.unwrap_or(0) / 16;
-        if let Some(limit) = config.max_memory {
-            counter = counter.max_memory(limit.saturating_sub(overhead));
-        }
-        if let Some(threads) = config.threads {
-            counter = counter.threads(threads);
-        }
-        if let Some(depth) = config.split_depth {
-            counter = counter.split_depth(depth);
-        }
+        let update = |p: Progress| bar.update(p);
+        // What the process takes besides the engine's data, read once: the counter's share of
+        // a memory limit and the message that says what a limit lacks use the same figure.
+        let fixed = fixed_overhead(config);
+        let counter = counter(config, &update, fixed);
         let started = Instant::now();
-        // With a progress callback (always set here, drawn or not) the job carries the
-        // estimated task sizes that shards are dealt by.
-        let job = match (counter.prepare(n), config.max_memory) {
-            (Err(nqueens::Error::Engine(_)), Some(limit)) => bail!(
-                "--max-memory {} MiB is too little for the join engine at n = {n} on {threads} \
-                 thread(s): it needs at least {} MiB ({} MiB for its quarter table, {} MiB for \
-                 the program and its threads); raise it or use --engine dfs",
-                limit >> 20,
-                (nqueens::join::least_bytes(n, threads) + overhead).div_ceil(1 << 20),
-                nqueens::join::table_bytes(n).div_ceil(1 << 20),
-                overhead.div_ceil(1 << 20),
-            ),
-            (job, _) => job?,
-        };
-        let ran = run_job(config, &counter, &job)?;
+        let mut job = prepare(config, &counter, n, fixed)?;
+        // The sizes of the tasks: what the ETA follows, what shards are dealt by, and what
+        // lets the largest tasks start first.
+        job.estimate_weights()?;
+        let ran = run_job(config, &counter, &mut job)?;
         bar.finish();
         if let Some(error) = job.gpu_fallback.get() {
             eprintln!("warning: {error}; the CPU counted instead");
         }
         if let Some((index, shards)) = config.shard {
-            let result = ShardResult::new(
-                n,
-                job.method.name(),
-                job.split_depth,
-                job.plan.len(),
-                index,
-                shards,
-                ran.values.keys().copied().collect(),
-                ran.values.values().sum(),
-                job.plan.units_per_solution(),
-            );
-            writeln!(out, "{}", serde_json::to_string(&result)?)?;
+            let units = ran.values.values().sum();
+            let ids = ran.values.keys().copied().collect();
+            let result = ShardResult::new(&job, index, shards, ids, units);
+            serde_json::to_writer(&mut out, &result)?;
+            writeln!(out)?;
             out.flush()?;
             continue;
         }
         let count = counter.finish(&job, ran.values.values().sum());
-        let row = Row::new(&count, started.elapsed(), ran.ranks);
-        match config.style {
-            OutputStyle::Plain => match row.unique {
-                Some(unique) => writeln!(out, "{} {unique}", row.solutions)?,
-                None => writeln!(out, "{}", row.solutions)?,
-            },
-            OutputStyle::Json => writeln!(out, "{}", serde_json::to_string(&row)?)?,
-            OutputStyle::Table => {
-                let verdict = match row.matches {
-                    Some(true) => "yes",
-                    Some(false) => "MISMATCH",
-                    None => "-",
-                };
-                let unique = row.unique.map(|u| format!("  {u:>19}")).unwrap_or_default();
-                writeln!(
-                    out,
-                    "{:>3}  {:>20}{unique}  {:>10.3}  {verdict}",
-                    row.n, row.solutions, row.seconds
-                )?;
+        let row = Row::of_count(&count, started.elapsed(), ran.ranks);
+        reporter.row(&mut out, &row)?;
+        if let (Some(ranks), None) = (row.ranks(), config.shard) {
+            if config.style == super::config::OutputStyle::Plain {
+                match ranks {
+                    1 => eprintln!("1 MPI rank took part (rank 0 counting every task)"),
+                    _ => eprintln!("{ranks} MPI ranks took part (rank 0 dealing out the tasks)"),
+                }
             }
         }
-        out.flush()?;
-        if let (Some(ranks), OutputStyle::Plain) = (row.ranks, config.style) {
-            match ranks {
-                1 => eprintln!("1 MPI rank took part (rank 0 counting every task)"),
-                _ => eprintln!("{ranks} MPI ranks took part (rank 0 dealing out the tasks)"),
-            }
-        }
-        if row.matches == Some(false) {
-            eprintln!(
-                "error: n = {n}: counted {} solutions ({} unique), but OEIS A000170 and A002562 give {} ({})",
-                row.solutions,
-                show(row.unique),
-                show(row.known),
-                show(row.known_unique),
-            );
+        if let Some(message) = row.mismatch() {
+            eprintln!("error: {message}");
             code = ExitCode::Failure;
         }
     }
     Ok(code)
+}
+
+/// The counter `config` asks for, reporting progress to `update`; `fixed` is what the
+/// process takes besides the engine's data ([`fixed_overhead`]).
+fn counter<'a>(
+    config: &CountConfig,
+    update: &'a (dyn Fn(Progress) + Sync),
+    fixed: u64,
+) -> Counter<'a> {
+    let mut counter = Counter::new()
+        .engine(config.engine)
+        .unique(config.unique)
+        .on_progress(update);
+    if let Some(limit) = config.max_memory {
+        // A sixteenth of the limit is left for the allocator's slack (n = 20 under 120 MiB
+        // peaked 0.05 MiB over without).
+        counter = counter.max_memory(limit.saturating_sub(fixed + limit / 16));
+    }
+    if let Some(threads) = config.threads {
+        counter = counter.threads(threads);
+    }
+    if let Some(depth) = config.split_depth {
+        counter = counter.split_depth(depth);
+    }
+    if let Some(name) = &config.gpu_adapter {
+        counter = counter.gpu_adapter(name);
+    }
+    counter
+}
+
+/// What the process takes besides the engine's data: what it holds already, and a stack and
+/// the allocator's own pages for each worker thread.
+fn fixed_overhead(config: &CountConfig) -> u64 {
+    let threads = config.threads.unwrap_or_else(nqueens::default_threads);
+    memory::resident_bytes().unwrap_or(16 << 20) + memory::THREAD_OVERHEAD * threads as u64
+}
+
+/// The job of board size `n`; a memory limit too small for the join engine is answered with
+/// the least limit that is enough (the engine's data, `fixed`, and the sixteenth of slack).
+fn prepare(config: &CountConfig, counter: &Counter, n: u32, fixed: u64) -> Result<Job> {
+    match (counter.prepare(n), config.max_memory) {
+        (Err(nqueens::Error::Memory { needed, table }), Some(limit)) => {
+            let least = (needed + fixed).saturating_mul(16).div_ceil(15);
+            bail!(
+                "--max-memory {} is too little for the join engine at n = {n}: it needs at least \
+                 {} (its quarter table {}, the rest for its pieces, the program and its \
+                 threads); raise it or use --engine search",
+                memory::show(limit),
+                memory::show(least),
+                memory::show(table),
+            )
+        }
+        (job, _) => Ok(job?),
+    }
 }
 
 /// What one board size's run produced: the value of every task it covers.
@@ -247,78 +132,51 @@ struct Ran {
 
 /// Runs the tasks of `job` that this command covers (all, or one shard's), resuming from and
 /// recording to the checkpoint journal when there is one, and writes the subtotals file.
-fn run_job(config: &CountConfig, counter: &Counter, job: &Job) -> Result<Ran> {
+fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran> {
     let cluster = if config.mpi {
         Some(Cluster::join(counter, job)?)
     } else {
         None
     };
     let ids: Vec<usize> = match config.shard {
-        Some((index, shards)) => shard::partition(&job.weights, index, shards),
+        Some((index, shards)) => job.shard(index, shards)?,
         None => (0..job.plan.len()).collect(),
     };
-    let mut values = BTreeMap::new();
-    let journal = match &config.checkpoint {
+    let checkpoint = match &config.checkpoint {
+        Some(path) => Some(Checkpoint::open(path, job, config.shard, &ids)?),
         None => None,
-        Some(path) => {
-            let identity = RunIdentity {
-                n: job.n,
-                engine: job.method.name().into(),
-                split_depth: job.split_depth,
-                tasks: job.plan.len(),
-                shard: config
-                    .shard
-                    .map_or_else(|| "all".into(), |(i, k)| format!("{i}/{k}")),
-                version: env!("CARGO_PKG_VERSION").into(),
+    };
+    if let Some(checkpoint) = &checkpoint {
+        interrupt::watch_journal(checkpoint.journal());
+    }
+    let (values, ranks) = match (&cluster, &checkpoint) {
+        (Some(cluster), _) => {
+            let none = BTreeMap::new();
+            let done = checkpoint.as_ref().map_or(&none, |c| c.done());
+            let record = |id, value| {
+                if let Some(checkpoint) = &checkpoint {
+                    checkpoint.record(id, value);
+                }
             };
-            let (journal, done) = Journal::open(path, &identity)?;
-            if let Some(stray) = done.keys().find(|id| ids.binary_search(id).is_err()) {
-                bail!(
-                    "checkpoint {}: task {stray} is not one of this run's",
-                    path.display()
-                );
+            let distributed = cluster.count(counter, job, &ids, done, &record)?;
+            if let Some(checkpoint) = &checkpoint {
+                checkpoint.close()?;
             }
-            values.extend(done);
-            let journal = Arc::new(Mutex::new(journal));
-            interrupt::watch_journal(journal.clone());
-            Some(journal)
+            (distributed.values, Some(distributed.ranks))
+        }
+        (None, Some(checkpoint)) => (checkpoint.run(counter, job, &ids)?, None),
+        (None, None) => {
+            let values = counter.run(job, &ids, &|_, _| {})?;
+            (ids.into_iter().zip(values).collect(), None)
         }
     };
-    let journal_error: Mutex<Option<nqueens::Error>> = Mutex::new(None);
-    let record = |id: usize, value: u128| {
-        if let Some(journal) = &journal {
-            let mut journal = journal.lock().unwrap_or_else(|e| e.into_inner());
-            if let Err(e) = journal.append(id, value) {
-                journal_error
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get_or_insert(e);
-            }
-        }
-    };
-    let mut ranks = None;
-    if let Some(cluster) = &cluster {
-        let distributed = cluster.count(counter, job, &ids, &values, &record)?;
-        values = distributed.values;
-        ranks = Some(distributed.ranks);
-    } else {
-        let todo: Vec<usize> = ids
-            .iter()
-            .copied()
-            .filter(|id| !values.contains_key(id))
-            .collect();
-        let results = counter.run(job, &todo, &record)?;
-        values.extend(todo.into_iter().zip(results));
-    }
     interrupt::forget_journal();
-    if let Some(e) = journal_error
-        .into_inner()
-        .unwrap_or_else(|e| e.into_inner())
-    {
-        return Err(e.into());
-    }
     if let Some(path) = &config.subtotals {
-        write_subtotals(path, job, &values)?;
+        let mut output = Output::open(Some(path))?;
+        output
+            .writer()
+            .write_all(checkpoint::subtotals(job, &values).as_bytes())?;
+        output.finish()?;
     }
     Ok(Ran { values, ranks })
 }
@@ -401,27 +259,4 @@ impl Cluster {
     ) -> Result<Distributed> {
         match self.none {}
     }
-}
-
-/// Writes every task's value, through a temporary file renamed when complete.
-fn write_subtotals(path: &Path, job: &Job, values: &BTreeMap<usize, u128>) -> Result<()> {
-    let mut text = format!(
-        "# nqueens {} subtotals: n={} engine={} split={} tasks={} units_per_solution={}\ntask\tunits\n",
-        env!("CARGO_PKG_VERSION"),
-        job.n,
-        job.method.name(),
-        job.split_depth,
-        job.plan.len(),
-        job.plan.units_per_solution()
-    );
-    for (id, value) in values {
-        text.push_str(&format!("{id}\t{value}\n"));
-    }
-    let mut output = Output::open(Some(path))?;
-    output.writer().write_all(text.as_bytes())?;
-    output.finish()
-}
-
-fn show(value: Option<u128>) -> String {
-    value.map_or_else(|| "-".to_string(), |v| v.to_string())
 }

@@ -29,6 +29,16 @@ pub fn without_huge_pages() {
     }
 }
 
+/// A size for a message: KiB below 10 MiB, else MiB, rounded up (a figure the user can pass
+/// to `--max-memory` as it is printed).
+pub fn show(bytes: u64) -> String {
+    if bytes < 10 << 20 {
+        format!("{}K", bytes.div_ceil(1 << 10))
+    } else {
+        format!("{}M", bytes.div_ceil(1 << 20))
+    }
+}
+
 /// A `kB` field of `/proc/self/status`.
 fn status_field(name: &str) -> Option<u64> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;

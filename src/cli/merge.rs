@@ -1,9 +1,9 @@
 //! `nqueens merge`: adds up the results of sharded counts.
 
-use super::config::MergeConfig;
+use super::config::{MergeConfig, OutputStyle};
 use super::exit::ExitCode;
+use super::report::{Reporter, Row};
 use anyhow::{Context, Result};
-use nqueens::known;
 use nqueens::shard::{self, ShardResult};
 
 /// Runs a validated `merge` command.
@@ -17,32 +17,15 @@ pub fn run(config: &MergeConfig) -> Result<ExitCode> {
         results.push((name, result));
     }
     let merged = shard::merge(&results)?;
-    let known = known::total(merged.n);
-    let matches = known.map(|k| k == merged.solutions);
-    if config.json {
-        let mut object = serde_json::json!({
-            "n": merged.n,
-            "solutions": merged.solutions,
-            "engine": if merged.engine == "join" { "join" } else { "dfs" },
-            "shards": merged.shards,
-            "known": known,
-            "match": matches,
-        });
-        // As `count --json` has it: the search's symmetry, and none for the join engine.
-        if merged.engine != "join" {
-            object["symmetry"] = merged.engine.clone().into();
-        }
-        println!("{object}");
+    let row = Row::of_merge(merged.n, merged.solutions, merged.engine, merged.shards);
+    let style = if config.json {
+        OutputStyle::Json
     } else {
-        println!("{}", merged.solutions);
-    }
-    if matches == Some(false) {
-        eprintln!(
-            "error: n = {}: the shards add up to {} solutions, but OEIS A000170 gives {}",
-            merged.n,
-            merged.solutions,
-            known.unwrap_or_default()
-        );
+        OutputStyle::Plain
+    };
+    Reporter::new(style, false).row(&mut std::io::stdout().lock(), &row)?;
+    if let Some(message) = row.mismatch() {
+        eprintln!("error: the shards disagree with the published count: {message}");
         return Ok(ExitCode::Failure);
     }
     Ok(ExitCode::Success)

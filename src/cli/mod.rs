@@ -12,5 +12,7 @@ pub mod memory;
 pub mod merge;
 pub mod output;
 pub mod progress;
+pub mod report;
 pub mod solve;
+pub mod values;
 pub mod verify;

@@ -16,9 +16,9 @@
 //!
 //! ```no_run
 //! # #[cfg(feature = "gpu")] {
-//! use nqueens::{Method, Plan};
+//! use nqueens::{Engine, Plan, Symmetry};
 //! let gpu = nqueens::gpu::Gpu::open(None)?;
-//! let plan = Plan::new(12, Method::Mirror, 2);
+//! let plan = Plan::new(12, Engine::Search(Symmetry::Mirror), 2);
 //! let ids: Vec<usize> = (0..plan.len()).collect();
 //! let values = gpu.run(12, &plan, &ids, &mut |_, _| {})?;
 //! assert_eq!(values.iter().sum::<u128>(), 14_200);
@@ -154,7 +154,7 @@ impl Gpu {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Method;
+    use crate::engine::{Engine, Symmetry};
 
     /// The device, or `None` (said loudly) where this machine has none.
     fn gpu() -> Option<Gpu> {
@@ -184,7 +184,7 @@ mod tests {
     #[test]
     fn a_destroyed_device_is_an_error_not_a_hang() {
         let Some(gpu) = gpu() else { return };
-        let plan = Plan::new(10, Method::Mirror, 2);
+        let plan = Plan::new(10, Engine::Search(Symmetry::Mirror), 2);
         let ids: Vec<usize> = (0..plan.len()).collect();
         gpu.device.destroy();
         let error = gpu.run(10, &plan, &ids, &mut |_, _| {}).unwrap_err();
@@ -195,7 +195,7 @@ mod tests {
     #[test]
     fn the_join_plan_is_refused() {
         let Some(gpu) = gpu() else { return };
-        let plan = Plan::new(12, Method::Join, 1);
+        let plan = Plan::new(12, Engine::Join, 1);
         assert!(gpu.run(12, &plan, &[0], &mut |_, _| {}).is_err());
     }
 }

@@ -290,7 +290,7 @@ pub(crate) fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::Method;
+    use crate::engine::{Engine, Symmetry};
     use crate::known;
 
     /// The shader's loop, line by line, on the CPU: the reference the rules are tested with
@@ -369,7 +369,10 @@ mod tests {
             batch: 0,
         };
         for n in 1..=12 {
-            for method in [Method::Mirror, Method::Full] {
+            for method in [
+                Engine::Search(Symmetry::Mirror),
+                Engine::Search(Symmetry::Full),
+            ] {
                 for depth in [1, 3] {
                     let plan = Plan::new(n, method, depth);
                     let tasks = Tasks::new(n, &plan).unwrap();
@@ -394,7 +397,7 @@ mod tests {
     #[ignore = "prints the iterations of items, to choose the rows left per item"]
     fn iterations_by_rows_left() {
         for n in [15, 16, 17] {
-            let plan = Plan::new(n, Method::Full, 3);
+            let plan = Plan::new(n, Engine::Search(Symmetry::Full), 3);
             let tasks = Tasks::new(n, &plan).unwrap();
             for rows in [9, 10, 11, 12, 13] {
                 let mut items = Vec::new();

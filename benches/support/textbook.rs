@@ -1,15 +1,13 @@
 //! The textbook counter: recursive bitmask backtracking, first row halved by mirror symmetry,
 //! one thread.
 //!
-//! It is kept for two jobs. Benchmarks divide the engine's time by its time, measured in the
-//! same run on the same machine, because absolute times on shared machines drift while ratios
-//! hold. And tests use it as an independent second method: it shares no code with the engine.
+//! Benchmarks divide the engines' times by its time, measured in the same run on the same
+//! machine, because absolute times on shared machines drift while ratios hold. It is not part
+//! of the library: `benches/count.rs` and `examples/textbook.rs` (the program `scripts/bench.sh`
+//! times) both include this file.
 
 /// The number of solutions of the n x n board (1 <= n <= 32), counted the textbook way.
 ///
-/// ```
-/// assert_eq!(nqueens::textbook::count(8), 92);
-/// ```
 pub fn count(n: u32) -> u64 {
     assert!((1..=32).contains(&n), "board size {n} out of range");
     let all = u32::MAX >> (32 - n);

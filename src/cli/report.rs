@@ -1,0 +1,211 @@
+//! The result rows of `count` and `merge`: one board size's result printed as the count alone,
+//! as a row of a table, or as a JSON object. One reporter serves both commands, so that they
+//! name engines and fields alike.
+
+use super::config::OutputStyle;
+use nqueens::{Count, Engine, known};
+use serde::Serialize;
+use std::io::{self, Write};
+use std::time::Duration;
+
+/// One board size's result, as printed.
+#[derive(Debug, Serialize)]
+pub struct Row {
+    n: u32,
+    solutions: u128,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unique: Option<u128>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    classes: Option<ClassSizes>,
+    engine: &'static str,
+    /// The search's symmetry; absent for the join engine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    symmetry: Option<&'static str>,
+    /// How the count ran; absent for a merge of shards, which ran elsewhere.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    run: Option<RunFigures>,
+    known: Option<u128>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    known_unique: Option<u128>,
+    #[serde(rename = "match")]
+    matches: Option<bool>,
+    /// How many MPI ranks took part, for a distributed count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ranks: Option<usize>,
+    /// How many shards were merged, for `merge`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shards: Option<usize>,
+    /// The GPU that counted, for the GPU engine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    adapter: Option<String>,
+    /// The API it was reached through (`vulkan`, `metal`, `dx12`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    backend: Option<String>,
+}
+
+/// What a count on this machine took.
+#[derive(Debug, Serialize)]
+struct RunFigures {
+    threads: usize,
+    seconds: f64,
+    /// The most memory the process has held so far (Linux), in bytes.
+    peak_memory_bytes: Option<u64>,
+    tasks: usize,
+    split_depth: u32,
+}
+
+/// The solutions by the size of their class: how many classes of 1, 2, 4 and 8 boards.
+#[derive(Debug, Serialize)]
+struct ClassSizes {
+    #[serde(rename = "1")]
+    of_1: u128,
+    #[serde(rename = "2")]
+    of_2: u128,
+    #[serde(rename = "4")]
+    of_4: u128,
+    #[serde(rename = "8")]
+    of_8: u128,
+}
+
+impl Row {
+    /// The row of a count made here, which took `elapsed`, over `ranks` MPI ranks if any.
+    pub fn of_count(count: &Count, elapsed: Duration, ranks: Option<usize>) -> Row {
+        let unique = count.classes.map(|c| c.unique());
+        let mut row = Row::new(count.n, count.solutions, unique, count.engine);
+        row.classes = count.classes.map(|c| ClassSizes {
+            of_1: c.of_1,
+            of_2: c.of_2,
+            of_4: c.of_4,
+            of_8: c.of_8,
+        });
+        row.run = Some(RunFigures {
+            threads: count.threads,
+            seconds: elapsed.as_secs_f64(),
+            peak_memory_bytes: super::memory::peak_bytes(),
+            tasks: count.tasks,
+            split_depth: count.split_depth,
+        });
+        row.ranks = ranks;
+        #[cfg(feature = "gpu")]
+        if let Some(gpu) = &count.adapter {
+            // The GPU counted the search's tasks: the engine is named after the GPU.
+            row.engine = nqueens::Engine::Gpu(nqueens::Symmetry::Full).name();
+            row.adapter = Some(gpu.name.clone());
+            row.backend = Some(gpu.backend.clone());
+        }
+        row
+    }
+
+    /// The row of a merge of `shards` shard results.
+    pub fn of_merge(n: u32, solutions: u128, engine: Engine, shards: usize) -> Row {
+        let mut row = Row::new(n, solutions, None, engine);
+        row.shards = Some(shards);
+        row
+    }
+
+    fn new(n: u32, solutions: u128, unique: Option<u128>, engine: Engine) -> Row {
+        let known = known::total(n);
+        let known_unique = unique.and(known::unique(n));
+        let matches = known.map(|k| k == solutions && (unique.is_none() || unique == known_unique));
+        Row {
+            n,
+            solutions,
+            unique,
+            classes: None,
+            engine: engine.name(),
+            symmetry: engine.symmetry().map(|s| s.name()),
+            run: None,
+            known,
+            known_unique,
+            matches,
+            ranks: None,
+            shards: None,
+            adapter: None,
+            backend: None,
+        }
+    }
+
+    /// Whether the count disagrees with the published values (an error, exit 1).
+    pub fn mismatch(&self) -> Option<String> {
+        let show = |v: Option<u128>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
+        (self.matches == Some(false)).then(|| match self.unique {
+            Some(unique) => format!(
+                "n = {}: counted {} solutions ({unique} unique), but OEIS A000170 and A002562 give {} ({})",
+                self.n,
+                self.solutions,
+                show(self.known),
+                show(self.known_unique)
+            ),
+            None => format!(
+                "n = {}: counted {} solutions, but OEIS A000170 gives {}",
+                self.n,
+                self.solutions,
+                show(self.known)
+            ),
+        })
+    }
+
+    /// How many MPI ranks took part, if the count was distributed.
+    pub fn ranks(&self) -> Option<usize> {
+        self.ranks
+    }
+}
+
+/// Prints rows in one style.
+pub struct Reporter {
+    style: OutputStyle,
+    unique: bool,
+}
+
+impl Reporter {
+    /// A reporter for `style`, with a unique-count column when `unique`.
+    pub fn new(style: OutputStyle, unique: bool) -> Reporter {
+        Reporter { style, unique }
+    }
+
+    /// Writes what comes before the rows: a table's header.
+    pub fn header(&self, out: &mut dyn Write) -> io::Result<()> {
+        if self.style == OutputStyle::Table {
+            let unique = if self.unique {
+                format!("  {:>19}", "unique")
+            } else {
+                String::new()
+            };
+            writeln!(
+                out,
+                "{:>3}  {:>20}{unique}  {:>10}  known",
+                "n", "solutions", "seconds"
+            )?;
+        }
+        Ok(())
+    }
+
+    /// Writes one row, and flushes it: a long range shows each size as it is counted.
+    pub fn row(&self, out: &mut dyn Write, row: &Row) -> io::Result<()> {
+        match self.style {
+            OutputStyle::Plain => match row.unique {
+                Some(unique) => writeln!(out, "{} {unique}", row.solutions)?,
+                None => writeln!(out, "{}", row.solutions)?,
+            },
+            OutputStyle::Json => {
+                serde_json::to_writer(&mut *out, row)?;
+                writeln!(out)?;
+            }
+            OutputStyle::Table => {
+                let verdict = match row.matches {
+                    Some(true) => "yes",
+                    Some(false) => "MISMATCH",
+                    None => "-",
+                };
+                let unique = row.unique.map(|u| format!("  {u:>19}")).unwrap_or_default();
+                let seconds = row.run.as_ref().map_or(0.0, |r| r.seconds);
+                writeln!(
+                    out,
+                    "{:>3}  {:>20}{unique}  {seconds:>10.3}  {verdict}",
+                    row.n, row.solutions
+                )?;
+            }
+        }
+        out.flush()
+    }
+}

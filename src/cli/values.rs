@@ -1,0 +1,197 @@
+//! The typed values of the command line: clap's value parsers for board sizes, ranges, thread
+//! counts, split depths, shards and memory sizes. Each checks one value and says in one line
+//! what is wrong with it; rules that tie several flags together are `config`'s.
+
+use std::ops::RangeInclusive;
+
+/// One or more board sizes: `N`, or an inclusive range `A..B`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sizes {
+    /// The sizes, in order.
+    pub range: RangeInclusive<u32>,
+    /// Whether they were given as a range (a range prints a table).
+    pub is_range: bool,
+}
+
+/// A whole number from `min` to `max`, or one message that says which numbers are allowed,
+/// whatever the size of the number given (so 99999999999999999999 is out of range, not
+/// "not a number").
+fn whole(text: &str, min: u64, max: u64, what: &str) -> Result<u64, String> {
+    let text = text.trim();
+    let digits = text.strip_prefix(['-', '+']).unwrap_or(text);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "invalid {what} '{text}': expected a whole number from {min} to {max}"
+        ));
+    }
+    match text.parse::<u64>() {
+        Ok(value) if (min..=max).contains(&value) => Ok(value),
+        _ => Err(format!(
+            "{what} {text} is out of range: it must be from {min} to {max}"
+        )),
+    }
+}
+
+/// A board size the engines take: 1 to [`nqueens::MAX_N`].
+pub fn board_size(text: &str) -> Result<u32, String> {
+    whole(text, 1, nqueens::MAX_N.into(), "board size").map(|n| n as u32)
+}
+
+/// A board size for `find`, which builds a solution of any size: 1 to 2^32 - 1.
+pub fn any_board_size(text: &str) -> Result<u32, String> {
+    whole(text, 1, u32::MAX.into(), "board size").map(|n| n as u32)
+}
+
+/// `N` or `A..B` with 1 <= A <= B <= [`nqueens::MAX_N`].
+pub fn sizes(text: &str) -> Result<Sizes, String> {
+    let text = text.trim();
+    match text.split_once("..") {
+        None => board_size(text).map(|n| Sizes {
+            range: n..=n,
+            is_range: false,
+        }),
+        Some((from, to)) => {
+            let bad = || {
+                format!(
+                    "invalid range '{text}': expected A..B with 1 <= A <= B <= {}",
+                    nqueens::MAX_N
+                )
+            };
+            if from.trim().is_empty() || to.trim().is_empty() {
+                return Err(bad());
+            }
+            let (a, b) = (board_size(from)?, board_size(to)?);
+            if a > b {
+                return Err(bad());
+            }
+            Ok(Sizes {
+                range: a..=b,
+                is_range: true,
+            })
+        }
+    }
+}
+
+/// A thread count: 1 to [`nqueens::MAX_THREADS`].
+pub fn threads(text: &str) -> Result<usize, String> {
+    whole(text, 1, nqueens::MAX_THREADS as u64, "thread count").map(|t| t as usize)
+}
+
+/// A split depth: 1 to [`nqueens::MAX_SPLIT_DEPTH`].
+pub fn split_depth(text: &str) -> Result<u32, String> {
+    whole(text, 1, nqueens::MAX_SPLIT_DEPTH.into(), "split depth").map(|d| d as u32)
+}
+
+/// `I/K` with 0 <= I < K.
+pub fn shard(text: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("invalid shard '{text}': expected I/K with 0 <= I < K, like 0/4");
+    let (i, k) = text.split_once('/').ok_or_else(bad)?;
+    let (i, k): (usize, usize) = (
+        i.trim().parse().map_err(|_| bad())?,
+        k.trim().parse().map_err(|_| bad())?,
+    );
+    if i >= k {
+        return Err(bad());
+    }
+    Ok((i, k))
+}
+
+/// A memory size: a number of bytes, or one with a suffix K, M, G or T (powers of 1024, with
+/// an optional `B` or `iB` after it), like `512M` or `1.5GiB`.
+pub fn bytes(text: &str) -> Result<u64, String> {
+    let bad = || format!("invalid memory size '{text}': expected a size like 512M or 4G");
+    let lower = text.trim().to_ascii_lowercase();
+    let number = lower.trim_end_matches("ib").trim_end_matches('b');
+    let (digits, power) = match number.chars().last() {
+        Some('k') => (&number[..number.len() - 1], 1),
+        Some('m') => (&number[..number.len() - 1], 2),
+        Some('g') => (&number[..number.len() - 1], 3),
+        Some('t') => (&number[..number.len() - 1], 4),
+        _ => (number, 0),
+    };
+    let value: f64 = digits.trim().parse().map_err(|_| bad())?;
+    let bytes = value * 1024f64.powi(power);
+    if !bytes.is_finite() || bytes < 1.0 || bytes >= u64::MAX as f64 {
+        return Err(bad());
+    }
+    Ok(bytes as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards() {
+        assert_eq!(shard("0/4"), Ok((0, 4)));
+        assert_eq!(shard("3/4"), Ok((3, 4)));
+        for bad in ["4/4", "1", "a/b", "-1/3", "1/0", ""] {
+            assert!(shard(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn memory_sizes() {
+        assert_eq!(bytes("4096"), Ok(4096));
+        assert_eq!(bytes("512M"), Ok(512 << 20));
+        assert_eq!(bytes("512MiB"), Ok(512 << 20));
+        assert_eq!(bytes("2g"), Ok(2 << 30));
+        assert_eq!(bytes("1.5G"), Ok(3 << 29));
+        assert_eq!(bytes("64kB"), Ok(64 << 10));
+        for bad in ["", "M", "-1G", "0", "1X", "abc", "1e30T", "nan"] {
+            assert!(bytes(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn sizes_and_ranges() {
+        let one = |n| Sizes {
+            range: n..=n,
+            is_range: false,
+        };
+        assert_eq!(sizes("16"), Ok(one(16)));
+        assert_eq!(
+            sizes("8..12").map(|s| (s.range, s.is_range)),
+            Ok((8..=12, true))
+        );
+        assert_eq!(
+            sizes("5..5").map(|s| (s.range, s.is_range)),
+            Ok((5..=5, true))
+        );
+        for bad in [
+            "0", "33", "-4", "x", "", "8..", "..8", "12..8", "1..40", "1...3", "8..x",
+        ] {
+            assert!(sizes(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn every_out_of_range_size_gets_the_same_message() {
+        for big in [
+            "0",
+            "4294967296",
+            "18446744073709551615",
+            "99999999999999999999999",
+            "-3",
+        ] {
+            assert_eq!(
+                any_board_size(big),
+                Err(format!(
+                    "board size {big} is out of range: it must be from 1 to 4294967295"
+                )),
+            );
+        }
+        assert_eq!(
+            any_board_size("x1"),
+            Err("invalid board size 'x1': expected a whole number from 1 to 4294967295".into())
+        );
+    }
+
+    #[test]
+    fn thread_counts_are_bounded() {
+        assert_eq!(threads("1024"), Ok(1024));
+        assert!(threads("1025").unwrap_err().contains("from 1 to 1024"));
+        assert!(threads("0").is_err());
+        assert!(threads("99999").is_err());
+    }
+}

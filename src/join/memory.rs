@@ -1,0 +1,48 @@
+//! What the join engine holds in memory, and the piece size that keeps it under a limit
+//! (`--max-memory`): the quarter table plus one piece of half-boards of each side per thread.
+
+use super::Shape;
+use super::index::chunking;
+use super::quarter::table_bytes;
+
+/// Half-boards a thread holds of each side by default: beyond this, a unit is joined in
+/// pieces.
+pub const DEFAULT_PIECE: usize = 1 << 20;
+
+/// The smallest piece [`piece_for`] settles for: smaller ones would repeat the generation of
+/// the other side too often to be worth running.
+pub const MIN_PIECE: usize = 1 << 12;
+
+/// The bytes a thread holds per half-board of a piece, at most: each side's buffer and sorted
+/// copy (8 bytes each), and the index's tables (`chunks << bits` words per block of 64, twice
+/// that for blocks part empty).
+pub fn bytes_per_half_board(n: u32) -> usize {
+    let (bits, chunks) = chunking(2 * Shape::new(n).shared());
+    32 + 2 * ((chunks << bits) / 64) * 8
+}
+
+/// The least memory the join engine counts the n x n board in on `threads` threads: its
+/// quarter table and pieces of [`MIN_PIECE`] half-boards.
+pub fn least_bytes(n: u32, threads: usize) -> u64 {
+    let per_piece = (threads.max(1) * bytes_per_half_board(n)) as u64;
+    table_bytes(n) as u64 + MIN_PIECE as u64 * per_piece
+}
+
+/// The piece size that keeps the join engine's data for the n x n board on `threads` threads
+/// within `limit` bytes: the quarter table, and one piece of each side per thread. An error
+/// when even pieces of [`MIN_PIECE`] do not fit.
+pub fn piece_for(n: u32, limit: u64, threads: usize) -> Result<usize, crate::Error> {
+    let table = table_bytes(n) as u64;
+    let per_piece = (threads.max(1) * bytes_per_half_board(n)) as u64;
+    let piece = limit.saturating_sub(table) / per_piece;
+    if piece < MIN_PIECE as u64 {
+        let mib = |b: u64| b.div_ceil(1 << 20);
+        return Err(crate::Error::Engine(format!(
+            "the join engine needs at least {} MiB for n = {n} on {threads} thread(s), {} MiB \
+             of it for its quarter table: raise the memory limit or use the search",
+            mib(least_bytes(n, threads)),
+            mib(table)
+        )));
+    }
+    Ok(piece.min(DEFAULT_PIECE as u64) as usize)
+}

@@ -1,0 +1,149 @@
+//! The instruction-set builds of the unit count and their one dispatch: AVX-512 (with
+//! VPOPCNTDQ), AVX2 and portable. The processor is checked once, when a plan is made
+//! ([`Build::best`]); the builds that gather bits with BMI2's `PEXT` carry the proof of that
+//! check ([`Bmi2`]), so no safe code reaches an instruction the processor lacks.
+
+use super::index::Squeeze;
+use super::quarter::Quarter;
+use super::{Plan, Scratch, Unit};
+
+/// How a pattern's bits are gathered into a bucket number and a rest.
+pub(super) trait Gather: Copy {
+    /// (bucket, rest) of `pattern`: see [`Squeeze::split_portable`].
+    fn split(self, squeeze: &Squeeze, pattern: u64) -> (usize, u64);
+}
+
+/// Gathers one bit at a time: runs on every processor.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Portable;
+
+impl Gather for Portable {
+    #[inline(always)]
+    fn split(self, squeeze: &Squeeze, pattern: u64) -> (usize, u64) {
+        squeeze.split_portable(pattern)
+    }
+}
+
+/// Proof that the processor has BMI2 (with POPCNT, BMI1 and LZCNT): made only in this file,
+/// after the run-time check, so a value's existence makes `PEXT` sound.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Bmi2(());
+
+#[cfg(target_arch = "x86_64")]
+impl Gather for Bmi2 {
+    #[inline(always)]
+    fn split(self, squeeze: &Squeeze, pattern: u64) -> (usize, u64) {
+        use std::arch::x86_64::_pext_u64;
+        // SAFETY: a `Bmi2` exists only where the processor has BMI2 (see the type). Inlined
+        // into a build with `bmi2` enabled, this is one instruction per gather.
+        unsafe {
+            (
+                _pext_u64(pattern, squeeze.cut_mask) as usize,
+                _pext_u64(pattern, squeeze.rest_mask),
+            )
+        }
+    }
+}
+
+/// One build of the unit count, checked against the processor: only this file makes one.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Build(Isa);
+
+#[derive(Clone, Copy, Debug)]
+enum Isa {
+    Portable,
+    /// AVX2 and BMI2.
+    #[cfg(target_arch = "x86_64")]
+    Avx2(Bmi2),
+    /// AVX-512 (F, VPOPCNTDQ), AVX2 and BMI2.
+    #[cfg(target_arch = "x86_64")]
+    Avx512(Bmi2),
+}
+
+impl Build {
+    /// Every build this processor runs, the fastest first (the portable one last).
+    pub(super) fn all() -> Vec<Build> {
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+        let mut builds = Vec::new();
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::is_x86_feature_detected as has;
+            if crate::kernel::has_bmi() && has!("avx2") {
+                let bmi2 = Bmi2(());
+                if has!("avx512f") && has!("avx512vpopcntdq") {
+                    builds.push(Build(Isa::Avx512(bmi2)));
+                }
+                builds.push(Build(Isa::Avx2(bmi2)));
+            }
+        }
+        builds.push(Build(Isa::Portable));
+        builds
+    }
+
+    /// The fastest build this processor runs.
+    pub(super) fn best() -> Build {
+        Build::all()[0]
+    }
+
+    /// The build's name, for tests and messages.
+    #[cfg(test)]
+    pub(super) fn name(self) -> &'static str {
+        match self.0 {
+            Isa::Portable => "portable",
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2(_) => "avx2",
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512(_) => "avx512",
+        }
+    }
+
+    /// The solutions of one unit ([`Plan::count_unit_with`]), with this build.
+    pub(super) fn count_unit(
+        self,
+        plan: &Plan,
+        quarter: &Quarter,
+        unit: &Unit,
+        scratch: &mut Scratch,
+    ) -> u128 {
+        match self.0 {
+            Isa::Portable => plan.count_unit_with(Portable, quarter, unit, scratch),
+            // SAFETY: `Isa::Avx2` and `Isa::Avx512` are made only by `Build::all`, after
+            // checking every feature their functions enable.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2(bmi2) => unsafe { count_unit_avx2(bmi2, plan, quarter, unit, scratch) },
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512(bmi2) => unsafe { count_unit_avx512(bmi2, plan, quarter, unit, scratch) },
+        }
+    }
+}
+
+/// # Safety
+///
+/// The processor has AVX-512 F and VPOPCNTDQ, AVX2, POPCNT, BMI1, BMI2 and LZCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2,avx512f,avx512vpopcntdq")]
+unsafe fn count_unit_avx512(
+    bmi2: Bmi2,
+    plan: &Plan,
+    quarter: &Quarter,
+    unit: &Unit,
+    scratch: &mut Scratch,
+) -> u128 {
+    plan.count_unit_with(bmi2, quarter, unit, scratch)
+}
+
+/// # Safety
+///
+/// The processor has AVX2, POPCNT, BMI1, BMI2 and LZCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+unsafe fn count_unit_avx2(
+    bmi2: Bmi2,
+    plan: &Plan,
+    quarter: &Quarter,
+    unit: &Unit,
+    scratch: &mut Scratch,
+) -> u128 {
+    plan.count_unit_with(bmi2, quarter, unit, scratch)
+}
