@@ -347,7 +347,7 @@ fn first_line(message: &dyn std::fmt::Display) -> String {
     let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
     let first = lines.next().unwrap_or("unknown error").to_string();
     // wgpu's validation errors name the failing call first and the cause after it.
-    match lines.last() {
+    match lines.next_back() {
         Some(cause) if cause != first => format!("{first} {cause}"),
         _ => first,
     }
