@@ -64,7 +64,7 @@ for n in $sizes; do
   base=$(jq '.results[0].mean' "$out")
   for i in "${!commands[@]}"; do
     jq -r --arg n "$n" --arg name "${names[$i]}" --argjson base "$base" --argjson i "$i" \
-      '.results[$i] | "| \($n) | \($name) | \(.mean * 1000 | round / 1000) ± \(.stddev * 1000 | round / 1000) | \($base / .mean * 100 | round / 100) |"' "$out"
+      '.results[$i] | "| \($n) | \($name) | \(.mean * 1000 | round / 1000) ± \((.stddev // 0) * 1000 | round / 1000) | \($base / .mean * 100 | round / 100) |"' "$out"
   done
   rm -f "$out"
 done

@@ -98,19 +98,9 @@ impl Gpu {
         };
         let device = Device::open(info.clone(), adapter, source)?;
         let shape = if device.is_software() {
-            // Under lavapipe's cap of 65,535 iterations, with room to spare; software
-            // devices run invocations one after another, so small batches cost nothing.
-            Shape {
-                budget: 60_000,
-                rows_left: 11,
-                batch: 1 << 14,
-            }
+            Shape::SOFTWARE
         } else {
-            Shape {
-                budget: 1 << 22,
-                rows_left: 12,
-                batch: 1 << 20,
-            }
+            Shape::HARDWARE
         };
         Ok(Gpu { device, shape })
     }
@@ -130,7 +120,7 @@ impl Gpu {
     }
 
     /// Sets how many rows are left below the items a task is first cut into (default 11 on
-    /// software devices, 12 on others; 4 to 32): fewer make more, smaller items.
+    /// software devices, 13 on others; 4 to 32): fewer make more, smaller items.
     pub fn item_rows(mut self, rows: u32) -> Gpu {
         self.shape.rows_left = rows.clamp(4, 32);
         self
