@@ -139,10 +139,10 @@ impl Journal {
             let header = format!("{MAGIC} {fields} check={:016x}\n", fnv1a(&fields));
             journal.write(&header)?;
             // The new file's name must survive a crash too.
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                if let Ok(dir) = File::open(dir) {
-                    let _ = dir.sync_all();
-                }
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+                && let Ok(dir) = File::open(dir)
+            {
+                let _ = dir.sync_all();
             }
             return Ok((journal, BTreeMap::new()));
         }
@@ -192,12 +192,12 @@ impl Journal {
             let last = i + 1 == lines.len();
             match self.record(line, identity.tasks) {
                 Some((id, value)) => {
-                    if let Some(&before) = done.get(&id) {
-                        if before != value {
-                            return Err(fail(format!(
-                                "task {id} is recorded twice with different values"
-                            )));
-                        }
+                    if let Some(&before) = done.get(&id)
+                        && before != value
+                    {
+                        return Err(fail(format!(
+                            "task {id} is recorded twice with different values"
+                        )));
                     }
                     done.insert(id, value);
                     offset += line.len();
@@ -414,16 +414,21 @@ mod tests {
         assert_eq!(journal.records(), 2);
     }
 
-    #[test]
-    fn a_torn_last_record_is_dropped_and_trimmed() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("j");
+    /// A journal of n = 12 recording task 1, with `tail` appended by hand.
+    fn journal_with_tail(dir: &Path, tail: &[u8]) -> PathBuf {
+        let path = dir.join("j");
         let (mut journal, _) = Journal::open(&path, &identity(12)).unwrap();
         journal.append(1, 10).unwrap();
         drop(journal);
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
-        file.write_all(b"task 2 2").unwrap();
-        drop(file);
+        file.write_all(tail).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_torn_last_record_is_dropped_and_trimmed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = journal_with_tail(dir.path(), b"task 2 2");
         let (mut journal, done) = Journal::open(&path, &identity(12)).unwrap();
         assert_eq!(done.len(), 1);
         journal.append(2, 20).unwrap();
@@ -459,13 +464,7 @@ mod tests {
     #[test]
     fn a_whole_bad_last_line_is_refused_not_dropped() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("j");
-        let (mut journal, _) = Journal::open(&path, &identity(12)).unwrap();
-        journal.append(1, 10).unwrap();
-        drop(journal);
-        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
-        file.write_all(b"task 2 2 0000000000000000\n").unwrap();
-        drop(file);
+        let path = journal_with_tail(dir.path(), b"task 2 2 0000000000000000\n");
         let error = Journal::open(&path, &identity(12))
             .err()
             .unwrap()

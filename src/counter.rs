@@ -258,12 +258,7 @@ impl<'a> Counter<'a> {
             match join::piece_for(n, limit, threads) {
                 Ok(p) => piece = p,
                 Err(_) if self.engine == Engine::Auto => engine = Engine::SEARCH,
-                Err(_) => {
-                    return Err(Error::Memory {
-                        needed: join::least_bytes(n, threads),
-                        table: join::table_bytes(n) as u64,
-                    });
-                }
+                Err(e) => return Err(e),
             }
         }
         let split_depth = match self.split_depth {

@@ -236,7 +236,7 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Error> {
         return fail(format!("task {id} is in no shard"));
     }
     let units: u128 = results.iter().map(|(_, r)| r.units).sum();
-    if units % first.units_per_solution != 0 {
+    if !units.is_multiple_of(first.units_per_solution) {
         return fail("the shards add up to a fraction of a solution: a shard is wrong".into());
     }
     Ok(Merged {

@@ -1,12 +1,14 @@
 //! Streaming every solution of a board to a writer, in lexicographic order, with bounded
 //! memory, on all cores.
 //!
-//! The prefixes of the first rows are generated lazily, in lexicographic order, and taken in
-//! chunks of a few tasks per thread. The worker threads enumerate the solutions of a chunk's
-//! tasks and format them into one buffer per task; a writer thread writes the buffers in task
-//! order while the next chunk is computed. At most three chunks are alive at once (one being
-//! written, one waiting, one being computed), and the split depth is chosen so that a task
-//! holds at most about 65,536 solutions: memory stays bounded whatever n is.
+//! The prefixes of the first rows (the tasks) are generated lazily, in lexicographic order,
+//! and taken one at a time by the worker threads. Taking a task also queues, in the same
+//! order, the receiving end of a bounded channel for its output; the worker streams the
+//! task's formatted solutions into that channel in blocks of about 64 KiB, and the writer
+//! (the calling thread) drains the channels in task order. Both kinds of channel are bounded
+//! (at most four blocks waiting per task, four tasks per thread queued ahead of the one being
+//! written), so a worker that runs ahead of the writer waits, and the split depth is chosen so
+//! that a task holds about 65,536 solutions at most: memory stays bounded whatever n is.
 //!
 //! Lexicographic order needs the right half of the first row searched too (the mirror image
 //! of a left-half task comes out at the far end of the stream, and keeping it until then
@@ -14,7 +16,7 @@
 //! only and writes each solution next to its mirror image.
 //!
 //! The writer stops everything when the limit is reached or the output closes: workers check
-//! a flag once per solution and the generator once per chunk.
+//! a flag once per solution and before taking each task.
 
 use crate::driver;
 use crate::error::Error;

@@ -162,8 +162,6 @@ fn quiet_and_progress_never_keep_stderr_empty() {
         .stderr("");
 }
 
-/// Each bad command line: exit 2, one line on stderr starting with "error:", nothing on
-/// stdout, and no panic.
 #[test]
 fn the_join_engine_reports_itself_and_its_peak_memory() {
     let out = nqueens()
@@ -258,6 +256,18 @@ fn a_memory_limit_too_small_for_the_join_engine() {
 }
 
 #[test]
+fn a_memory_limit_too_small_for_n_25_is_refused_without_building_the_table() {
+    // Regression: the quarter table (a minute's walk at n = 24, 25) was walked to be sized.
+    let out = nqueens()
+        .args(["count", "25", "--engine", "join", "--max-memory", "1G"])
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(stderr.contains("quarter table 4897M"), "{stderr}");
+}
+
+#[test]
 fn the_least_memory_limit_is_one_stable_figure_that_is_enough() {
     // Regression: the figure moved with the limit given (18 MiB at 1K, 19 MiB at 18M) and
     // was printed as a sum of rounded parts.
@@ -302,6 +312,8 @@ fn the_least_memory_limit_is_one_stable_figure_that_is_enough() {
         .stdout("14772512\n");
 }
 
+/// Each bad command line: exit 2, one line on stderr starting with "error:", nothing on
+/// stdout, and no panic.
 #[test]
 fn bad_input_is_one_line_and_exit_two() {
     let cases: &[(&[&str], &str)] = &[
@@ -358,4 +370,172 @@ fn help_and_version_exit_zero() {
         .success()
         .stdout(predicate::str::contains("inclusive range"));
     nqueens().arg("--version").assert().success();
+}
+
+/// Runs `nqueens args` with its standard output a pipe whose reader is already gone; returns
+/// the exit code and what it printed on stderr.
+fn into_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(args)
+        .stdout(writer)
+        .output()
+        .unwrap();
+    (
+        output.status.code(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+/// The two shard results of `count n --shard I/2`, written in `dir`.
+fn two_shards(dir: &std::path::Path, n: &str) -> [std::path::PathBuf; 2] {
+    [0, 1].map(|i| {
+        let out = nqueens()
+            .args(["count", n, "--shard", &format!("{i}/2")])
+            .assert()
+            .success();
+        let path = dir.join(format!("s{i}"));
+        std::fs::write(&path, &out.get_output().stdout).unwrap();
+        path
+    })
+}
+
+#[test]
+fn a_closed_pipe_ends_count_and_merge_quietly_with_success() {
+    // Regression: `count 8..14 | head -1`, `count --json`, `count --shard` and `merge` printed
+    // "error: Broken pipe" and exited 1, and merge panicked (exit 101).
+    let dir = tempfile::tempdir().unwrap();
+    let [a, b] = two_shards(dir.path(), "10");
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    for args in [
+        &["count", "8..14"][..],
+        &["count", "8", "--json"],
+        &["count", "10", "--shard", "0/2"],
+        &["merge", a, b],
+        &["merge", "--json", a, b],
+    ] {
+        assert_eq!(into_closed_pipe(args), (Some(0), String::new()), "{args:?}");
+    }
+}
+
+#[test]
+fn a_full_disk_is_a_one_line_error() {
+    // Regression: `merge ... >/dev/full` panicked (exit 101).
+    let dir = tempfile::tempdir().unwrap();
+    let shards = two_shards(dir.path(), "9");
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    for args in [
+        vec!["count".into(), "8".into()],
+        vec!["count".into(), "8..9".into(), "--json".into()],
+        vec![
+            "merge".to_string(),
+            shards[0].to_str().unwrap().into(),
+            shards[1].to_str().unwrap().into(),
+        ],
+    ] {
+        let output = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+            .args(&args)
+            .stdout(full())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{stderr}");
+    }
+}
+
+#[test]
+fn without_the_mpi_feature_mpi_says_how_to_build_it() {
+    if cfg!(feature = "mpi") {
+        return;
+    }
+    // Regression: clap's generic "unexpected argument '--mpi'".
+    nqueens()
+        .args(["count", "12", "--mpi"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--features mpi"));
+}
+
+#[test]
+fn absurd_thread_counts_are_refused_and_workers_never_outnumber_tasks() {
+    // Regression: `--threads 99999` was still starting threads after a minute.
+    nqueens()
+        .args(["count", "10", "--threads", "99999"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("from 1 to 1024"));
+    let out = nqueens()
+        .args(["count", "6", "-j", "1000", "--json"])
+        .assert()
+        .success();
+    let object: Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert!(
+        object["threads"].as_u64().unwrap() <= object["tasks"].as_u64().unwrap().max(1),
+        "{object}"
+    );
+}
+
+#[test]
+fn every_out_of_range_size_gets_one_message() {
+    for size in ["0", "4294967296", "18446744073709551615"] {
+        nqueens()
+            .args(["find", size])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "board size {size} is out of range: it must be from 1 to 4294967295"
+            )));
+    }
+    for size in ["33", "99999999999999999999"] {
+        nqueens()
+            .args(["count", size])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "board size {size} is out of range: it must be from 1 to 32"
+            )));
+    }
+}
+
+#[test]
+fn a_checkpoint_or_shard_file_must_be_a_regular_file() {
+    // Regression: `--checkpoint FIFO` blocked, `--checkpoint /dev/full` read without end.
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for path in [
+        fifo.as_path(),
+        dir.path(),
+        std::path::Path::new("/dev/full"),
+    ] {
+        nqueens()
+            .args(["count", "8", "--checkpoint"])
+            .arg(path)
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("not a regular file"));
+        nqueens()
+            .arg("merge")
+            .arg(path)
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("not a regular file"));
+    }
+    nqueens().args(["merge", "/no/such/shard"]).assert().code(2);
 }

@@ -53,12 +53,12 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         let count = counter.finish(&job, ran.values.values().sum());
         let row = Row::of_count(&count, started.elapsed(), ran.ranks);
         reporter.row(&mut out, &row)?;
-        if let (Some(ranks), None) = (row.ranks(), config.shard) {
-            if config.style == super::config::OutputStyle::Plain {
-                match ranks {
-                    1 => eprintln!("1 MPI rank took part (rank 0 counting every task)"),
-                    _ => eprintln!("{ranks} MPI ranks took part (rank 0 dealing out the tasks)"),
-                }
+        if let (Some(ranks), None) = (row.ranks(), config.shard)
+            && config.style == super::config::OutputStyle::Plain
+        {
+            match ranks {
+                1 => eprintln!("1 MPI rank took part (rank 0 counting every task)"),
+                _ => eprintln!("{ranks} MPI ranks took part (rank 0 dealing out the tasks)"),
             }
         }
         if let Some(message) = row.mismatch() {

@@ -29,20 +29,17 @@ pub fn least_bytes(n: u32, threads: usize) -> u64 {
 }
 
 /// The piece size that keeps the join engine's data for the n x n board on `threads` threads
-/// within `limit` bytes: the quarter table, and one piece of each side per thread. An error
-/// when even pieces of [`MIN_PIECE`] do not fit.
+/// within `limit` bytes: the quarter table, and one piece of each side per thread.
+/// [`crate::Error::Memory`] when even pieces of [`MIN_PIECE`] do not fit.
 pub fn piece_for(n: u32, limit: u64, threads: usize) -> Result<usize, crate::Error> {
     let table = table_bytes(n) as u64;
     let per_piece = (threads.max(1) * bytes_per_half_board(n)) as u64;
     let piece = limit.saturating_sub(table) / per_piece;
     if piece < MIN_PIECE as u64 {
-        let mib = |b: u64| b.div_ceil(1 << 20);
-        return Err(crate::Error::Engine(format!(
-            "the join engine needs at least {} MiB for n = {n} on {threads} thread(s), {} MiB \
-             of it for its quarter table: raise the memory limit or use the search",
-            mib(least_bytes(n, threads)),
-            mib(table)
-        )));
+        return Err(crate::Error::Memory {
+            needed: least_bytes(n, threads),
+            table,
+        });
     }
     Ok(piece.min(DEFAULT_PIECE as u64) as usize)
 }
