@@ -10,7 +10,12 @@
 #SBATCH --cpus-per-task=8
 #SBATCH --requeue
 set -euo pipefail
-n=${1:?usage: slurm-array.sh N}
+usage="usage: scripts/slurm-array.sh N   (as a Slurm array job: sbatch --array=0-15 scripts/slurm-array.sh N)"
+case ${1:-} in
+  -h | --help) echo "$usage"; exit 0 ;;
+  [1-9] | [1-2][0-9] | 3[0-2]) n=$1 ;;
+  *) echo "slurm-array.sh: expected a board size N from 1 to 32" >&2; echo "$usage" >&2; exit 2 ;;
+esac
 shard=${SLURM_ARRAY_TASK_ID:?run as a Slurm array job}
 shards=${SLURM_ARRAY_TASK_COUNT:?run as a Slurm array job}
 mkdir -p shards

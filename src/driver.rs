@@ -94,9 +94,13 @@ mod tests {
                 results,
                 (0..100).map(|i| (i * i) as u128).collect::<Vec<_>>()
             );
+            // Every task reported once, with its own value.
             let mut seen = seen.into_inner().unwrap();
             seen.sort();
-            assert_eq!(seen.len(), 100);
+            assert_eq!(
+                seen,
+                (0..100).map(|i| (i, (i * i) as u128)).collect::<Vec<_>>()
+            );
         }
     }
 

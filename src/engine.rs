@@ -96,7 +96,7 @@ pub enum Symmetry {
     /// independent search.
     Mirror,
     /// All eight symmetries of the square: about one board per class of eight is searched
-    /// ([`crate::full`]). The default; boards below 8 x 8 use the mirror split.
+    /// (`src/full.rs`). The default; boards below 8 x 8 use the mirror split.
     #[default]
     Full,
 }
@@ -134,7 +134,7 @@ pub enum Plan {
 
 impl Plan {
     /// The tasks of the n x n board for a settled `engine` (see [`Engine::settle`]), split at
-    /// `depth` rows. The full-symmetry search splits boards below [`full::MIN_N`] by the
+    /// `depth` rows. The full-symmetry search splits boards below 8 x 8 by the
     /// mirror image.
     ///
     /// # Panics
@@ -218,9 +218,9 @@ impl Plan {
         }
     }
 
-    /// The nodes the search of task `index` visits (see [`kernel::nodes_with`]); runs the
-    /// task again with a counting build of the search. The join engine searches no tree:
-    /// `None`.
+    /// The nodes (queens placed) the search of task `index` visits, for a benchmark's nodes
+    /// per second; runs the task again with a counting build of the search. The join engine
+    /// searches no tree: `None`.
     pub fn nodes(&self, index: usize) -> Option<u64> {
         match self {
             Plan::Mirror(tasks) => Some(kernel::nodes_with(tasks[index].board, &kernel::Unblocked)),
@@ -229,8 +229,8 @@ impl Plan {
         }
     }
 
-    /// An estimate of task `index`'s size (at least 1), from random probes of its search
-    /// ([`kernel::estimate`]), seeded by the task number so that every machine computes the
+    /// An estimate of task `index`'s size (at least 1), from random probes of its search,
+    /// seeded by the task number so that every machine computes the
     /// same weights (shards are balanced by them).
     /// The join engine estimates from the sizes of its half-boards' sources instead
     /// ([`join::Plan::weight`]).

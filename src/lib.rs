@@ -8,11 +8,13 @@
 //! ```
 //!
 //! Two engines count ([`Engine`]). The search splits the work into numbered tasks
-//! (placements of the first rows, the first row halved by mirror symmetry, see [`split`], or
-//! one board per class of eight, see [`full`]), and counts each by a bitmask search whose last
-//! rows are counted in closed form ([`kernel`], [`finish`]). The join engine ([`join`]) counts
-//! pairs of compatible half-boards instead, in tasks of its own. A rayon pool runs either's
-//! tasks ([`driver`]). The library prints nothing and knows nothing of the command line.
+//! (placements of the first rows, the first row halved by mirror symmetry, or one board per
+//! class of eight), and counts each by a bitmask search whose last five rows are counted in
+//! closed form. The join engine ([`join`]) counts pairs of compatible half-boards instead, in
+//! tasks of its own. A rayon pool runs either's tasks ([`Counter`]); a count can keep a
+//! journal and resume ([`checkpoint`]), or be dealt to machines ([`shard`]). The library
+//! prints nothing and knows nothing of the command line. `ARCHITECTURE.md` in the
+//! repository maps the code.
 
 #![deny(missing_docs)]
 

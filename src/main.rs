@@ -37,6 +37,8 @@ fn main() -> std::process::ExitCode {
         // Refused by `Config::from_cli` in builds without the feature.
         #[cfg(not(feature = "gpu"))]
         Config::GpuInfo => Ok(ExitCode::Usage),
+        Config::Completions(shell) => cli::completions::completions(*shell),
+        Config::Man => cli::completions::man(),
     };
     match outcome {
         Ok(code) => code.into(),

@@ -48,10 +48,12 @@ fn range_prints_a_table_with_every_size_checked() {
 
 #[test]
 fn json_lines_parse_back_with_every_field() {
+    let started = std::time::Instant::now();
     let out = nqueens()
         .args(["count", "8..10", "--json", "-j", "2", "--split-depth", "2"])
         .assert()
         .success();
+    let wall = started.elapsed().as_secs_f64();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     let objects: Vec<Value> = text
         .lines()
@@ -66,9 +68,30 @@ fn json_lines_parse_back_with_every_field() {
         assert_eq!(object["match"], true);
         assert_eq!(object["threads"], 2);
         assert_eq!(object["split_depth"], 2);
-        assert!(object["tasks"].as_u64().unwrap() > 0);
-        assert!(object["seconds"].as_f64().unwrap() >= 0.0);
+        // The library makes the same plan for the same size, split and threads.
+        let job = nqueens::Counter::new()
+            .threads(2)
+            .split_depth(2)
+            .prepare(n)
+            .unwrap();
+        assert_eq!(object["tasks"], job.plan.len());
+        // Some time was measured, and no more than the whole process took.
+        let seconds = object["seconds"].as_f64().unwrap();
+        assert!(seconds > 0.0 && seconds < wall, "{seconds} s of {wall} s");
+        if cfg!(target_os = "linux") {
+            // More than the program's own code takes, less than any count of n <= 10 could.
+            let peak = object["peak_memory_bytes"].as_u64().unwrap();
+            assert!((1 << 20..1 << 30).contains(&peak), "{peak}");
+        }
     }
+    let seconds: Vec<f64> = objects
+        .iter()
+        .map(|o| o["seconds"].as_f64().unwrap())
+        .collect();
+    assert!(
+        seconds.iter().sum::<f64>() < wall,
+        "{seconds:?} in {wall} s"
+    );
 }
 
 #[test]
@@ -369,7 +392,12 @@ fn help_and_version_exit_zero() {
         .assert()
         .success()
         .stdout(predicate::str::contains("inclusive range"));
-    nqueens().arg("--version").assert().success();
+    nqueens()
+        .arg("--version")
+        .assert()
+        .success()
+        .stdout(format!("nqueens {}\n", env!("CARGO_PKG_VERSION")))
+        .stderr("");
 }
 
 /// Runs `nqueens args` with its standard output a pipe whose reader is already gone; returns

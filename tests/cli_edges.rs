@@ -1,0 +1,523 @@
+//! The edges of the command line, each test named after the defect it pins: output files that
+//! are links, devices, FIFOs or full disks, file modes, endless and binary input to `verify`,
+//! progress in a log file, the interrupt message, shell completions and the manual page.
+
+use assert_cmd::Command;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
+use std::path::Path;
+use std::process::Stdio;
+
+fn nqueens() -> Command {
+    Command::cargo_bin("nqueens").unwrap()
+}
+
+fn stdout(args: &[&str]) -> Vec<u8> {
+    nqueens()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).unwrap()
+}
+
+/// Makes a character device node like one of /dev's (`mknod`, root only): a private copy to
+/// write to, so that a regression replaces the copy and not the system's device. `None` where
+/// the process may not.
+fn device(dir: &Path, name: &str, major: u32, minor: u32) -> Option<std::path::PathBuf> {
+    let path = dir.join(name);
+    let made = std::process::Command::new("mknod")
+        .arg(&path)
+        .args(["c", &major.to_string(), &minor.to_string()])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    made.then_some(path)
+}
+
+#[test]
+fn solve_output_to_dev_full_keeps_the_device() {
+    let dir = tempfile::tempdir().unwrap();
+    // `> /dev/full` on standard output: one line, exit 1.
+    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(["solve", "8"])
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    let Some(full) = device(dir.path(), "full", 1, 7) else {
+        eprintln!("not root: the device half of this test needs mknod");
+        return;
+    };
+    let out = nqueens()
+        .args(["solve", "8", "-o", full.to_str().unwrap()])
+        .assert()
+        .code(1);
+    let stderr = text(&out.get_output().stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("No space left on device"), "{stderr}");
+    let meta = std::fs::symlink_metadata(&full).unwrap();
+    assert!(meta.file_type().is_char_device(), "{meta:?}");
+    // Nothing else was left beside it.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn solve_output_to_dev_null_keeps_the_device() {
+    let dir = tempfile::tempdir().unwrap();
+    let Some(null) = device(dir.path(), "null", 1, 3) else {
+        eprintln!("not root: this test needs mknod");
+        return;
+    };
+    for args in [
+        &["solve", "8", "-o"][..],
+        &["find", "100", "-o"],
+        &["count", "10", "--subtotals"],
+    ] {
+        nqueens()
+            .args(args)
+            .arg(&null)
+            .assert()
+            .success()
+            .stderr("");
+        let meta = std::fs::symlink_metadata(&null).unwrap();
+        assert!(meta.file_type().is_char_device(), "{args:?}: {meta:?}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn solve_output_to_a_fifo_writes_it_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(["solve", "6", "-o", fifo.to_str().unwrap()])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Opening the FIFO to read lets the writer's open go on; it is read to its end.
+    let mut read = String::new();
+    std::fs::File::open(&fifo)
+        .unwrap()
+        .read_to_string(&mut read)
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    assert_eq!(read.as_bytes(), stdout(&["solve", "6"]));
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo()
+    );
+}
+
+#[test]
+fn solve_output_through_a_symlink_writes_its_target_and_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let sub = dir.path().join("sub");
+    std::fs::create_dir(&sub).unwrap();
+    let target = sub.join("real.txt");
+    std::fs::write(&target, "old\n").unwrap();
+    // A chain: link -> sub/middle -> real.txt (relative to each link's own directory).
+    std::os::unix::fs::symlink("real.txt", sub.join("middle")).unwrap();
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink("sub/middle", &link).unwrap();
+    nqueens()
+        .args(["solve", "6", "-o", link.to_str().unwrap()])
+        .assert()
+        .success();
+    assert_eq!(std::fs::read(&target).unwrap(), stdout(&["solve", "6"]));
+    for kept in [&link, &sub.join("middle")] {
+        assert!(
+            std::fs::symlink_metadata(kept)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+    }
+    // A link to a file not there yet: the file is created where the link points.
+    let dangling = dir.path().join("dangling");
+    std::os::unix::fs::symlink("sub/new.txt", &dangling).unwrap();
+    nqueens()
+        .args(["count", "10", "--subtotals", dangling.to_str().unwrap()])
+        .assert()
+        .success();
+    assert!(
+        text(&std::fs::read(sub.join("new.txt")).unwrap()).starts_with("# nqueens"),
+        "the subtotals went elsewhere"
+    );
+    // Nothing but the named files: no temporary file left behind.
+    assert_eq!(std::fs::read_dir(&sub).unwrap().count(), 3);
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
+}
+
+/// The mode of a file `solve -o` creates under `umask`.
+fn mode_under_umask(umask: &str, path: &Path) -> u32 {
+    let bin = assert_cmd::cargo::cargo_bin("nqueens");
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("umask {umask} && exec \"$0\" solve 6 -o \"$1\""))
+        .arg(bin)
+        .arg(path)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
+}
+
+#[test]
+fn solve_output_files_follow_the_umask_not_0600() {
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(mode_under_umask("022", &dir.path().join("a")), 0o644);
+    assert_eq!(mode_under_umask("002", &dir.path().join("b")), 0o664);
+    assert_eq!(mode_under_umask("077", &dir.path().join("c")), 0o600);
+}
+
+#[test]
+fn solve_output_over_an_existing_file_keeps_its_mode_and_owner() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("kept.txt");
+    std::fs::write(&path, "old\n").unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let root = std::fs::metadata(&path).unwrap().uid() == 0;
+    if root {
+        // Root may give a file away: a file of another user must stay that user's.
+        std::os::unix::fs::chown(&path, Some(65534), Some(65534)).unwrap();
+    }
+    // Under a umask that would give a new file 0644: the old mode wins.
+    mode_under_umask("022", &path);
+    let meta = std::fs::metadata(&path).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o7777, 0o640);
+    assert_eq!(std::fs::read(&path).unwrap(), stdout(&["solve", "6"]));
+    if root {
+        assert_eq!((meta.uid(), meta.gid()), (65534, 65534));
+    } else {
+        eprintln!("not root: the owner half of this test needs root");
+    }
+}
+
+#[test]
+fn verify_of_dev_zero_ends_at_once_with_an_error() {
+    let out = nqueens().args(["verify", "/dev/zero"]).assert().code(2);
+    let stderr = text(&out.get_output().stderr);
+    assert_eq!(
+        stderr,
+        "error: input, line 1: binary data (a NUL byte), not text\n"
+    );
+}
+
+#[test]
+fn verify_of_an_endless_line_is_refused_with_its_line_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("long.txt");
+    let limit = nqueens::parse::line_limit(nqueens::format::Format::Perm);
+    // A one-queen board (detected as perm), then the endless line.
+    let mut input = b"0\n".to_vec();
+    input.resize(input.len() + limit + 10, b'1');
+    std::fs::write(&path, &input).unwrap();
+    let out = nqueens()
+        .args(["verify", path.to_str().unwrap()])
+        .assert()
+        .code(2);
+    let stderr = text(&out.get_output().stderr);
+    assert_eq!(
+        stderr,
+        format!(
+            "error: perm input, line 2: a line longer than {limit} bytes: more than a perm \
+             placement of n <= {} takes\n",
+            nqueens::parse::MAX_LINEAR_N
+        )
+    );
+    // The same text with -f flat has a far smaller bound, and says so.
+    let out = nqueens()
+        .args(["verify", "-f", "flat", path.to_str().unwrap()])
+        .assert()
+        .code(2);
+    let stderr = text(&out.get_output().stderr);
+    assert!(stderr.contains("n <= 2000"), "{stderr}");
+}
+
+#[test]
+fn verify_of_missing_directory_or_binary_input_exits_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing");
+    let cases: [(&[&str], &[u8], &str); 4] = [
+        (&[missing.to_str().unwrap()], b"", "No such file"),
+        (&[dir.path().to_str().unwrap()], b"", "is a directory"),
+        (&[], b"1 3 0 2\n\xff\xfe\n", "line 2: not UTF-8 text"),
+        (&[], b"1 3 0 2\n2 0\x003 1\n", "line 2: binary data"),
+    ];
+    for (args, input, expected) in cases {
+        let out = nqueens()
+            .arg("verify")
+            .args(args)
+            .write_stdin(input)
+            .assert()
+            .code(2);
+        let stderr = text(&out.get_output().stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn verify_says_1_placement_not_1_placements() {
+    nqueens()
+        .args(["verify", "--complete", "1"])
+        .write_stdin("0\n")
+        .assert()
+        .success()
+        .stdout(
+            "1 placement of n = 1 (perm format): 1 valid, 0 invalid\n\
+             complete: the one solution of n = 1, once\n",
+        );
+    nqueens()
+        .arg("verify")
+        .write_stdin("1 3 0 2\n0\n")
+        .assert()
+        .code(1)
+        .stdout(
+            "line 2: 1 queen, but the boards have 4 rows\n\
+             2 placements of n = 4 (perm format): 1 valid, 1 invalid\n",
+        );
+    nqueens()
+        .args(["verify", "--complete", "4"])
+        .write_stdin("1 3 0 2\n")
+        .assert()
+        .code(1)
+        .stdout(
+            "1 placement of n = 4 (perm format): 1 valid, 0 invalid\n\
+             incomplete: 1 of the 2 solutions of n = 4, 1 missing, 0 duplicated, 0 invalid\n",
+        );
+}
+
+/// Peak resident memory of process `pid` (Linux), in bytes.
+fn peak_memory(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    let kib: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kib << 10
+}
+
+/// Regression: `verify -f leetcode` read the whole document (one JSON array for the whole
+/// set) into memory, 4.5 GB for `solve 16 -f leetcode`. 100 MB of it, checked while the
+/// input is still open, must leave the process far below that.
+#[test]
+fn verify_reads_a_leetcode_document_in_bounded_memory() {
+    let set = text(&stdout(&["solve", "12", "-f", "leetcode"]));
+    let boards = set.trim_end().strip_prefix('[').unwrap();
+    let boards = boards.strip_suffix(']').unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .arg("verify")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"[").unwrap();
+    let mut written = 0;
+    let mut copies = 0;
+    while written < 100 << 20 {
+        if copies > 0 {
+            stdin.write_all(b",").unwrap();
+        }
+        stdin.write_all(boards.as_bytes()).unwrap();
+        written += boards.len();
+        copies += 1;
+    }
+    // Everything written so far has passed through the pipe, which holds 64 KiB: the reader
+    // has read all but that much of it.
+    let peak = peak_memory(pid);
+    stdin.write_all(b"]\n").unwrap();
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let report = text(&output.stdout);
+    assert_eq!(
+        report,
+        format!(
+            "{} placements of n = 12 (leetcode format): {0} valid, 0 invalid\n",
+            14_200 * copies
+        )
+    );
+    assert!(peak < 50 << 20, "peak {} MiB", peak >> 20);
+}
+
+#[test]
+fn verify_output_to_a_closed_pipe_is_quiet() {
+    // Enough invalid lines that the report outgrows the pipe after the reader has gone.
+    let input = "1 1 1 1\n".repeat(200_000);
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .arg("verify")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let mut stdin = child.stdin.take().unwrap();
+    // The writer may be gone before all is written: that is the point.
+    let _ = stdin.write_all(input.as_bytes());
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    assert_eq!(text(&output.stderr), "");
+    assert!(output.status.success(), "{:?}", output.status);
+}
+
+#[test]
+fn progress_always_without_a_terminal_writes_plain_lines() {
+    let out = nqueens()
+        .args([
+            "count",
+            "15",
+            "-j",
+            "1",
+            "--engine",
+            "dfs",
+            "--progress",
+            "always",
+        ])
+        .env("NQUEENS_PROGRESS_INTERVAL_MS", "5")
+        .assert()
+        .success()
+        .stdout("2279184\n");
+    let log = text(&out.get_output().stderr);
+    assert!(!log.contains('\x1b'), "cursor codes in a log: {log:?}");
+    let lines: Vec<&str> = log.lines().collect();
+    // Lines at the interval while it runs (one at least: the count takes far longer than
+    // 5 ms), then the last one.
+    assert!(lines.len() >= 2, "{log}");
+    let last = lines.last().unwrap();
+    assert!(
+        last.starts_with("n = 15: 100% (") && last.contains(" tasks), elapsed "),
+        "{last}"
+    );
+    let (done, total) = last
+        .split_once('(')
+        .unwrap()
+        .1
+        .split_once(" tasks")
+        .unwrap()
+        .0
+        .split_once('/')
+        .unwrap();
+    assert_eq!(done, total);
+    for line in &lines[..lines.len() - 1] {
+        assert!(line.starts_with("n = 15: "), "{line}");
+        assert!(line.contains("elapsed "), "{line}");
+    }
+    // Without `always`, and without a terminal, nothing.
+    nqueens()
+        .args(["count", "15", "-j", "1", "--engine", "dfs"])
+        .env("NQUEENS_PROGRESS_INTERVAL_MS", "5")
+        .assert()
+        .success()
+        .stderr("");
+}
+
+#[test]
+fn interrupt_message_has_no_leading_empty_line() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
+        .args(["count", "20", "-j", "1", "--progress", "always"])
+        .env("NQUEENS_PROGRESS_INTERVAL_MS", "5")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    // The first progress line comes after the handler is installed: the signal is caught.
+    let mut first = String::new();
+    stderr.read_line(&mut first).unwrap();
+    assert!(first.starts_with("n = 20: "), "{first}");
+    let killed = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(killed.success());
+    let status = child.wait().unwrap();
+    let mut rest = String::new();
+    stderr.read_to_string(&mut rest).unwrap();
+    assert_eq!(status.code(), Some(130), "{rest}");
+    assert!(
+        !rest.contains("\n\n") && !rest.starts_with('\n'),
+        "{rest:?}"
+    );
+    assert_eq!(rest.lines().last(), Some("interrupted"), "{rest:?}");
+}
+
+#[test]
+fn completions_are_printed_for_every_shell() {
+    let bash = text(&stdout(&["completions", "bash"]));
+    assert!(bash.contains("complete -F _nqueens"), "{bash}");
+    for word in ["count", "solve", "find", "verify", "merge", "--checkpoint"] {
+        assert!(bash.contains(word), "{word} missing from the bash script");
+    }
+    for (shell, mark) in [
+        ("zsh", "#compdef nqueens"),
+        ("fish", "complete -c nqueens"),
+        ("elvish", "edit:completion:arg-completer[nqueens]"),
+        ("powershell", "Register-ArgumentCompleter"),
+    ] {
+        let script = text(&stdout(&["completions", shell]));
+        assert!(script.contains(mark), "{shell}: {script}");
+        assert!(script.contains("verify"), "{shell}");
+    }
+    let out = nqueens().args(["completions", "tcsh"]).assert().code(2);
+    assert!(text(&out.get_output().stderr).contains("possible values"));
+}
+
+#[test]
+fn man_page_is_roff_and_names_every_subcommand() {
+    let page = text(&stdout(&["man"]));
+    assert!(page.starts_with(".TH nqueens 1 "), "{page}");
+    assert_eq!(page.matches(".ds Aq").count(), 2, "{page}");
+    for sub in [
+        "count",
+        "solve",
+        "find",
+        "verify",
+        "merge",
+        "completions",
+        "man",
+    ] {
+        assert!(
+            page.contains(&format!(".SH \"NQUEENS {}\"", sub.to_uppercase())),
+            "no section for {sub}"
+        );
+    }
+    // Every option of every subcommand is there, --checkpoint among them.
+    assert!(page.contains("\\-\\-checkpoint"), "{page}");
+    assert!(page.contains(".SS EXAMPLES"), "{page}");
+}
+
+#[test]
+fn help_shows_examples_for_count_solve_and_verify() {
+    for sub in ["count", "solve", "verify"] {
+        let help = text(&stdout(&[sub, "--help"]));
+        let examples = help.split_once("Examples:\n").map(|(_, e)| e);
+        let examples = examples.unwrap_or_else(|| panic!("{sub}: {help}"));
+        assert!(
+            examples
+                .lines()
+                .take_while(|l| !l.is_empty())
+                .all(|l| l.trim_start().starts_with("nqueens ") || l.contains("| nqueens")),
+            "{sub}: {examples}"
+        );
+    }
+}
