@@ -5,7 +5,7 @@ use crate::error::Error;
 use crate::symmetry::{Classes, rotation_fixed};
 use crate::{driver, join, split};
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// How far a count has got; passed to the progress callback after every finished task.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,6 +129,7 @@ pub struct Counter<'a> {
     unique: bool,
     gpu_adapter: Option<String>,
     progress: Option<&'a ProgressFn<'a>>,
+    cancel: Option<&'a AtomicBool>,
 }
 
 impl<'a> Counter<'a> {
@@ -196,6 +197,13 @@ impl<'a> Counter<'a> {
     /// Calls `callback` after every finished task, from the worker thread that finished it.
     pub fn on_progress(mut self, callback: &'a ProgressFn<'a>) -> Self {
         self.progress = Some(callback);
+        self
+    }
+
+    /// Stops the count when `flag` is set: it is read before each task starts (never inside
+    /// one), so the count ends when the running tasks do, with [`Error::Cancelled`].
+    pub fn cancel_on(mut self, flag: &'a AtomicBool) -> Self {
+        self.cancel = Some(flag);
         self
     }
 
@@ -315,21 +323,30 @@ impl<'a> Counter<'a> {
         let work_total = ids.iter().map(|&i| job.weights[i]).sum();
         let (mut done, mut work_done) = (0, 0);
         let mut finished = std::collections::HashMap::new();
-        let result = gpu.run(job.n, &job.plan, ids, &mut |id, value| {
-            on_task(id, value);
-            finished.insert(id, value);
-            done += 1;
-            work_done += job.weights[id];
-            if let Some(progress) = self.progress {
-                progress(Progress {
-                    done,
-                    total: ids.len(),
-                    work_done,
-                    work_total,
-                });
-            }
-        });
+        let never = AtomicBool::new(false);
+        let cancel = self.cancel.unwrap_or(&never);
+        let result = gpu.run_until(
+            job.n,
+            &job.plan,
+            ids,
+            &mut |id, value| {
+                on_task(id, value);
+                finished.insert(id, value);
+                done += 1;
+                work_done += job.weights[id];
+                if let Some(progress) = self.progress {
+                    progress(Progress {
+                        done,
+                        total: ids.len(),
+                        work_done,
+                        work_total,
+                    });
+                }
+            },
+            cancel,
+        );
         match result {
+            Err(Error::Cancelled) => Err(Error::Cancelled),
             Err(error) if self.engine == Engine::Auto => {
                 let _ = job.gpu_fallback.set(error);
                 let rest: Vec<usize> = ids
@@ -360,11 +377,15 @@ impl<'a> Counter<'a> {
         let mut order: Vec<usize> = (0..ids.len()).collect();
         order.sort_by_key(|&k| std::cmp::Reverse(job.weights[ids[k]]));
         let largest_first: Vec<usize> = order.iter().map(|&k| ids[k]).collect();
+        let cancelled = || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
         let values = driver::run_some(
             job.threads,
             &largest_first,
-            |i| job.plan.run(i),
+            |i| if cancelled() { 0 } else { job.plan.run(i) },
             |i, value| {
+                if cancelled() {
+                    return;
+                }
                 on_task(i, value);
                 if let Some(progress) = self.progress {
                     let work = job.weights[i];
@@ -377,6 +398,9 @@ impl<'a> Counter<'a> {
                 }
             },
         )?;
+        if cancelled() {
+            return Err(Error::Cancelled);
+        }
         let mut in_order = vec![0; ids.len()];
         for (&k, value) in order.iter().zip(values) {
             in_order[k] = value;
@@ -405,5 +429,19 @@ impl<'a> Counter<'a> {
                 .filter(|_| job.gpu_fallback.get().is_none())
                 .map(|gpu| gpu.adapter().clone()),
         }
+    }
+}
+
+#[cfg(test)]
+mod cancel_tests {
+    use super::*;
+
+    #[test]
+    fn a_set_flag_stops_the_count_between_tasks() {
+        let flag = AtomicBool::new(true);
+        let counter = Counter::new().threads(2).cancel_on(&flag);
+        assert_eq!(counter.count(12), Err(Error::Cancelled));
+        flag.store(false, Ordering::Relaxed);
+        assert_eq!(counter.count(12).map(|c| c.solutions), Ok(14_200));
     }
 }

@@ -29,6 +29,12 @@ pub enum Error {
     /// The engine asked for cannot count this board, or not within the memory limit.
     #[error("{0}")]
     Engine(String),
+    /// A placement of queens is not one of the board it claims (a column off the board).
+    #[error("{0}")]
+    Placement(String),
+    /// The caller's cancel flag stopped the work.
+    #[error("cancelled")]
+    Cancelled,
     /// The join engine does not fit in the memory limit ([`crate::Counter::max_memory`]).
     #[error(
         "the join engine needs at least {} MiB here ({} MiB for its quarter table), more than the memory limit",

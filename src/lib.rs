@@ -18,6 +18,7 @@
 
 #![deny(missing_docs)]
 
+pub mod browse;
 pub mod checkpoint;
 #[cfg(feature = "mpi")]
 pub mod cluster;
@@ -35,12 +36,14 @@ pub mod join;
 pub(crate) mod kernel;
 pub mod known;
 pub mod parse;
+pub mod partial;
 pub mod shard;
 mod solution;
 mod solutions;
 pub(crate) mod split;
 pub mod stream;
 pub mod symmetry;
+pub mod trace;
 
 pub use counter::{Count, Counter, Job, Progress};
 pub use driver::{MAX_THREADS, default_threads};

@@ -39,6 +39,7 @@ fn main() -> std::process::ExitCode {
         Config::GpuInfo => Ok(ExitCode::Usage),
         Config::Completions(shell) => cli::completions::completions(*shell),
         Config::Man => cli::completions::man(),
+        Config::Serve(config) => cli::serve::run(config),
     };
     match outcome {
         Ok(code) => code.into(),

@@ -240,7 +240,9 @@ fn the_process_keeps_within_the_memory_limit() {
             "-j",
             "2",
             "--max-memory",
-            "20M",
+            // The binary's own resident pages count too: 20M was 1M above the least the
+            // join engine could count in before `serve` grew the binary.
+            "24M",
         ])
         .arg("--json")
         .assert()
@@ -252,7 +254,7 @@ fn the_process_keeps_within_the_memory_limit() {
     );
     if cfg!(target_os = "linux") {
         let peak = object["peak_memory_bytes"].as_u64().unwrap();
-        assert!(peak <= 20 << 20, "peak {peak}");
+        assert!(peak <= 24 << 20, "peak {peak}");
     }
 }
 

@@ -59,6 +59,22 @@ pub enum Command {
     },
     /// Print the manual page (roff): `nqueens man | man -l -`.
     Man,
+    /// Serve a local web page to browse the solutions, play the puzzle with the engine as
+    /// oracle, and watch the search (prints the page's address first; Ctrl-C stops it).
+    Serve(ServeArgs),
+}
+
+/// `nqueens serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// The address to listen on (port 0: any free port). Anything but loopback lets other
+    /// machines in.
+    #[arg(long, value_name = "IP:PORT", default_value = "127.0.0.1:0")]
+    pub addr: std::net::SocketAddr,
+
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
 }
 
 /// `nqueens merge`.

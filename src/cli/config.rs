@@ -32,6 +32,17 @@ pub enum Config {
     Completions(clap_complete::Shell),
     /// `man`.
     Man,
+    /// `serve`.
+    Serve(ServeConfig),
+}
+
+/// A validated `serve` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServeConfig {
+    /// Where to listen.
+    pub addr: std::net::SocketAddr,
+    /// Whether to open the page in a browser.
+    pub open: bool,
 }
 
 /// A validated `merge` command.
@@ -67,6 +78,10 @@ impl Config {
             Command::GpuInfo => return Err(nqueens::NO_GPU_SUPPORT.into()),
             Command::Completions { shell } => Config::Completions(*shell),
             Command::Man => Config::Man,
+            Command::Serve(args) => Config::Serve(ServeConfig {
+                addr: args.addr,
+                open: args.open,
+            }),
         })
     }
 }

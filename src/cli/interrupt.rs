@@ -17,17 +17,24 @@ pub const INTERRUPTED: i32 = 130;
 struct Watched {
     journal: Option<Arc<Mutex<Journal>>>,
     temporary: Vec<PathBuf>,
+    /// Set by a command that stops by itself (the server): called instead of exiting.
+    stop: Option<Box<dyn Fn() + Send>>,
 }
 
 static WATCHED: Mutex<Watched> = Mutex::new(Watched {
     journal: None,
     temporary: Vec::new(),
+    stop: None,
 });
 
 /// Installs the handler; once, at start-up.
 pub fn install() {
     let installed = ctrlc::set_handler(|| {
         let watched = WATCHED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(stop) = &watched.stop {
+            stop();
+            return;
+        }
         for path in &watched.temporary {
             let _ = std::fs::remove_file(path);
         }
@@ -85,4 +92,9 @@ pub fn forget_temporary(path: &std::path::Path) {
         .unwrap_or_else(|e| e.into_inner())
         .temporary
         .retain(|p| p != path);
+}
+
+/// Calls `stop` on Ctrl-C or SIGTERM instead of exiting: the command shuts down by itself.
+pub fn on_interrupt(stop: Box<dyn Fn() + Send>) {
+    WATCHED.lock().unwrap_or_else(|e| e.into_inner()).stop = Some(stop);
 }

@@ -14,6 +14,7 @@ pub mod merge;
 pub mod output;
 pub mod progress;
 pub mod report;
+pub mod serve;
 pub mod solve;
 pub mod values;
 pub mod verify;

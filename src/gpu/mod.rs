@@ -32,6 +32,7 @@ mod work;
 use crate::engine::Plan;
 use crate::error::Error;
 use device::Device;
+use std::sync::atomic::AtomicBool;
 use work::{Shape, Tasks};
 
 /// A GPU adapter as the system reports it.
@@ -136,8 +137,21 @@ impl Gpu {
         ids: &[usize],
         on_task: &mut dyn FnMut(usize, u128),
     ) -> Result<Vec<u128>, Error> {
+        self.run_until(n, plan, ids, on_task, &AtomicBool::new(false))
+    }
+
+    /// [`Gpu::run`], stopped with [`Error::Cancelled`] when `cancel` is set: it is read
+    /// before each batch of items is sent, so the count ends when the running batch does.
+    pub fn run_until(
+        &self,
+        n: u32,
+        plan: &Plan,
+        ids: &[usize],
+        on_task: &mut dyn FnMut(usize, u128),
+        cancel: &AtomicBool,
+    ) -> Result<Vec<u128>, Error> {
         let tasks = Tasks::new(n, plan)?;
-        work::run(&self.device, &tasks, self.shape, ids, on_task)
+        work::run(&self.device, &tasks, self.shape, ids, on_task, cancel)
     }
 }
 

@@ -13,6 +13,7 @@ use crate::error::Error;
 use crate::kernel::{Rules, Subboard};
 use bytemuck::{Pod, Zeroable};
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Status of an item the device searched to the end.
 const DONE: u32 = 1;
@@ -239,6 +240,7 @@ pub(crate) fn run(
     shape: Shape,
     ids: &[usize],
     on_task: &mut dyn FnMut(usize, u128),
+    cancel: &AtomicBool,
 ) -> Result<Vec<u128>, Error> {
     let rules = device.rules_buffer(tasks.rules())?;
     let mut values = vec![0u128; ids.len()];
@@ -249,6 +251,9 @@ pub(crate) fn run(
     let mut in_flight: Option<(Submitted, Vec<(Item, u32)>)> = None;
     let mut scratch = Vec::new();
     loop {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
         // Fill the next batch: split items first, then new tasks.
         while queue.len() < shape.batch && next_task < ids.len() {
             let slot = next_task;

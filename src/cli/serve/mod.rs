@@ -1,0 +1,238 @@
+//! `nqueens serve`: a local web page served by the engines. The page (plain HTML, CSS and
+//! JavaScript in `assets/`, embedded in the binary) talks to a small JSON API.
+//!
+//! The server is axum on tokio: both are maintained by the tokio project, used by most Rust
+//! web services, and give what the page needs with little code (HTTP/1, streamed bodies for
+//! progress and traces, request futures dropped when a client disconnects, graceful
+//! shutdown). Only HTTP/1 on one address is compiled in, without TLS: the page is local.
+
+mod api;
+mod jobs;
+mod params;
+mod streams;
+
+use super::config::ServeConfig;
+use super::exit::ExitCode;
+use anyhow::{Context, Result};
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use jobs::Jobs;
+use nqueens::browse::Index;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{Notify, OnceCell};
+
+/// The largest board the page handles (the engines' limit).
+const MAX_N: u32 = 32;
+/// How long open streams get to end after Ctrl-C before the server stops anyway.
+const GRACE: Duration = Duration::from_millis(500);
+
+/// What every request handler shares.
+pub struct ServerState {
+    jobs: Arc<Jobs>,
+    /// The index of each board up to [`api::MAX_INDEX_N`], built on first use.
+    indexes: Vec<OnceCell<Arc<Index>>>,
+}
+
+/// The shared state as handlers take it.
+pub type Shared = Arc<ServerState>;
+
+/// The page's files: path, content type, bytes.
+const ASSETS: [(&str, &str, &str); 3] = [
+    (
+        "/",
+        "text/html; charset=utf-8",
+        include_str!("assets/index.html"),
+    ),
+    (
+        "/app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("assets/app.js"),
+    ),
+    (
+        "/style.css",
+        "text/css; charset=utf-8",
+        include_str!("assets/style.css"),
+    ),
+];
+
+/// Runs the server until Ctrl-C.
+pub fn run(config: &ServeConfig) -> Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    let result = runtime.block_on(serve(config));
+    // Blocking jobs were told to stop; a task in the middle of its work is not waited for.
+    runtime.shutdown_timeout(GRACE);
+    result
+}
+
+async fn serve(config: &ServeConfig) -> Result<ExitCode> {
+    let listener = tokio::net::TcpListener::bind(config.addr)
+        .await
+        .with_context(|| format!("cannot listen on {}", config.addr))?;
+    let addr = listener
+        .local_addr()
+        .context("cannot read the bound address")?;
+    let url = format!("http://{addr}/");
+    // The first line of stdout, for people and for scripts that start the server.
+    println!("{url}");
+    if !addr.ip().is_loopback() {
+        eprintln!("warning: listening on {addr}: other machines can reach this page");
+    }
+    if config.open {
+        open_browser(&url);
+    }
+    let state = Arc::new(ServerState {
+        jobs: Jobs::new(),
+        indexes: (1..=api::MAX_INDEX_N).map(|_| OnceCell::new()).collect(),
+    });
+    let stop = Arc::new(Notify::new());
+    {
+        let (stop, jobs) = (stop.clone(), state.jobs.clone());
+        super::interrupt::on_interrupt(Box::new(move || {
+            jobs.cancel_all();
+            stop.notify_one();
+        }));
+    }
+    let mut app = router(state);
+    if addr.ip().is_loopback() {
+        app = app.layer(axum::middleware::from_fn(loopback_host_only));
+    }
+    let server = axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    )
+    .with_graceful_shutdown({
+        let stop = stop.clone();
+        async move { stop.notified().await }
+    });
+    let stopped = async {
+        stop.notified().await;
+        // Streams still open (a trace being read) get a moment to end.
+        tokio::time::sleep(GRACE).await;
+    };
+    tokio::select! {
+        result = server => result.context("the server failed")?,
+        () = stopped => {}
+    }
+    eprintln!("stopped");
+    Ok(ExitCode::Success)
+}
+
+/// The routes: the page's files and the API.
+fn router(state: Shared) -> Router {
+    Router::new()
+        .route("/api/sizes", get(api::sizes))
+        .route("/api/solution", get(api::solution))
+        .route("/api/step", get(api::step))
+        .route("/api/find", get(api::find))
+        .route("/api/status", get(api::status))
+        .route("/api/cancel", post(api::cancel))
+        .route("/api/count", get(streams::count))
+        .route("/api/completions", post(streams::completions))
+        .route("/api/trace", get(streams::trace))
+        .fallback(asset)
+        .layer(DefaultBodyLimit::max(streams::MAX_BODY))
+        .with_state(state)
+}
+
+/// Refuses requests whose `Host` is not a loopback name: a page elsewhere whose name was
+/// pointed at 127.0.0.1 (DNS rebinding) must not drive this server from the user's browser.
+async fn loopback_host_only(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    // The name without its port ("[::1]:80", "localhost:80", "127.0.0.1").
+    let name = match host.rsplit_once(':') {
+        Some((name, port)) if !port.contains(']') => name,
+        _ => host,
+    };
+    let loopback = name.eq_ignore_ascii_case("localhost")
+        || name
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    if loopback {
+        next.run(request).await
+    } else {
+        params::ApiError(
+            StatusCode::FORBIDDEN,
+            format!("this server answers requests for localhost only, not for host '{host}'"),
+        )
+        .into_response()
+    }
+}
+
+/// The page's files by path; a JSON 404 for anything else.
+async fn asset(uri: Uri) -> Response {
+    match ASSETS.iter().find(|(path, _, _)| *path == uri.path()) {
+        Some((_, kind, body)) => (
+            [
+                (header::CONTENT_TYPE, HeaderValue::from_static(kind)),
+                (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+            ],
+            *body,
+        )
+            .into_response(),
+        None => params::ApiError(
+            StatusCode::NOT_FOUND,
+            format!("no such page: {}", uri.path()),
+        )
+        .into_response(),
+    }
+}
+
+/// Who asked: the page's own id for its tab (the `x-client` header), else the peer's address.
+/// A client has at most one heavy job at a time.
+fn client_id(headers: &HeaderMap, peer: SocketAddr) -> String {
+    headers
+        .get("x-client")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.is_empty() && v.len() <= 64)
+        .map_or_else(|| format!("ip {}", peer.ip()), |v| format!("id {v}"))
+}
+
+/// Opens `url` in the default browser; failing to is a warning, not an error.
+fn open_browser(url: &str) {
+    let mut command = if cfg!(target_os = "macos") {
+        std::process::Command::new("open")
+    } else if cfg!(windows) {
+        let mut c = std::process::Command::new("cmd");
+        c.args(["/C", "start", ""]);
+        c
+    } else {
+        std::process::Command::new("xdg-open")
+    };
+    command
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    match command.spawn() {
+        // Reaped on a thread of its own: the opener usually returns at once.
+        Ok(mut child) => {
+            let url = url.to_owned();
+            std::thread::spawn(move || {
+                if let Ok(status) = child.wait()
+                    && !status.success()
+                {
+                    eprintln!("warning: cannot open a browser ({status}); open {url} yourself");
+                }
+            });
+        }
+        Err(e) => eprintln!("warning: cannot open a browser ({e}); open {url} yourself"),
+    }
+}

@@ -1,0 +1,317 @@
+//! The endpoints that stream JSON Lines (one object a line) while they work: a live count
+//! with its progress, the completions of a partial placement, and the trace of the search.
+//!
+//! The counts are heavy jobs ([`Jobs`]): they run on a blocking thread and report through a
+//! channel; the response stream writes a line at least every [`TICK`], so that a closed
+//! connection is noticed (the write fails, hyper drops the stream, and the stream's
+//! [`CancelOnDrop`] stops the work). The trace is produced as the client reads it.
+
+use super::api::{MAX_LIVE_N, MAX_TRACE_N, QueryResult, params};
+use super::jobs::{Busy, CancelOnDrop, Job};
+use super::params::{ApiError, count_json};
+use super::{MAX_N, Shared, client_id};
+use axum::body::{Body, Bytes};
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::Response;
+use futures_util::stream::{self, Stream, StreamExt};
+use nqueens::partial::Partial;
+use nqueens::trace::{Event, Trace};
+use nqueens::{Counter, Engine, Error, Progress, known};
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+/// The longest a stream stays silent while its job runs.
+const TICK: Duration = Duration::from_millis(250);
+/// The largest request body accepted (a placement of 32 rows takes a few hundred bytes).
+pub const MAX_BODY: usize = 4096;
+/// Trace events sent in one piece.
+const TRACE_BATCH: usize = 64;
+
+/// One JSON object as a line of the stream.
+fn line(value: &Value) -> Result<Bytes, std::io::Error> {
+    let mut bytes = serde_json::to_vec(value).map_err(std::io::Error::other)?;
+    bytes.push(b'\n');
+    Ok(Bytes::from(bytes))
+}
+
+/// A JSON Lines response of `body`.
+fn json_lines(
+    body: impl Stream<Item = Result<Bytes, std::io::Error>> + Send + 'static,
+) -> Response {
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/x-ndjson")
+        .header(header::CACHE_CONTROL, "no-store")
+        .body(Body::from_stream(body))
+        .unwrap_or_default()
+}
+
+/// What a job's thread reports to its stream.
+enum Report {
+    /// A line to send now.
+    Line(Value),
+    /// The last line.
+    End(Value),
+}
+
+/// Starts a heavy job for the client on a blocking thread, and streams what it reports,
+/// with a `{"event":"working"}` line (plus what `ticking` adds) whenever it has been silent
+/// for a [`TICK`].
+async fn run_job(
+    state: &Shared,
+    client: &str,
+    ticking: impl Fn(f64) -> Value + Send + 'static,
+    work: impl FnOnce(&AtomicBool, &mpsc::UnboundedSender<Report>) + Send + 'static,
+) -> Result<Response, ApiError> {
+    let job: Job = state.jobs.start(client).await.map_err(|Busy| {
+        ApiError(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "the server is busy with {} jobs; try again when one ends",
+                super::jobs::MAX_JOBS
+            ),
+        )
+    })?;
+    let (send, receive) = mpsc::unbounded_channel();
+    let guard = CancelOnDrop(job.cancel.clone());
+    tokio::task::spawn_blocking(move || {
+        let job = job;
+        work(&job.cancel, &send);
+    });
+    let started = Instant::now();
+    let body = stream::unfold(
+        (receive, guard, false),
+        move |(mut receive, guard, ended)| {
+            let tick = ticking(started.elapsed().as_secs_f64());
+            async move {
+                if ended {
+                    return None;
+                }
+                let (value, ended) = tokio::select! {
+                    report = receive.recv() => match report {
+                        Some(Report::Line(v)) => (v, false),
+                        Some(Report::End(v)) => (v, true),
+                        // The thread ended without a word: only a cancelled job does.
+                        None => (json!({ "event": "cancelled" }), true),
+                    },
+                    _ = tokio::time::sleep(TICK) => (tick, false),
+                };
+                Some((line(&value), (receive, guard, ended)))
+            }
+        },
+    );
+    Ok(json_lines(body))
+}
+
+/// The last line of a job that stopped on an error (or was cancelled).
+fn failure(e: &Error) -> Value {
+    match e {
+        Error::Cancelled => json!({ "event": "cancelled" }),
+        e => json!({ "event": "error", "error": e.to_string() }),
+    }
+}
+
+/// `GET /api/count?n=N`: counts n live (n up to [`MAX_LIVE_N`]). Streams `progress` lines
+/// (tasks done, percent of the estimated work, elapsed seconds, ETA), then `done` with the
+/// count, or `cancelled`.
+pub async fn count(
+    State(state): State<Shared>,
+    headers: HeaderMap,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    query: QueryResult,
+) -> Result<Response, ApiError> {
+    let n = params(query)?.n(MAX_N)?;
+    if n > MAX_LIVE_N {
+        return Err(ApiError::bad(format!(
+            "live counts go up to n = {MAX_LIVE_N}: n = {n} would take hours to days (the table above gives the known counts up to 27)"
+        )));
+    }
+    let latest: Arc<Mutex<Option<Progress>>> = Arc::default();
+    let seen = latest.clone();
+    let ticking = move |elapsed: f64| {
+        let progress = *seen.lock().unwrap_or_else(|e| e.into_inner());
+        progress_line(progress, elapsed)
+    };
+    run_job(
+        &state,
+        &client_id(&headers, peer),
+        ticking,
+        move |cancel, send| {
+            let started = Instant::now();
+            let record = |p: Progress| {
+                *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(p);
+            };
+            // The search, split deep: its tasks take milliseconds, so a cancel is heard at
+            // once. (The join engine is faster, but prepares its tables for many seconds
+            // without a way to stop.)
+            let counter = Counter::new()
+                .engine(Engine::SEARCH)
+                .split_depth(if n >= 19 { 5 } else { 4 })
+                .cancel_on(cancel)
+                .on_progress(&record);
+            let last = match counter.count(n) {
+                Ok(count) => json!({
+                    "event": "done",
+                    "n": n,
+                    "solutions": count_json(count.solutions),
+                    "known": known::total(n).map(count_json),
+                    "agrees": known::total(n).map(|k| k == count.solutions),
+                    "engine": count.engine.name(),
+                    "tasks": count.tasks,
+                    "threads": count.threads,
+                    "seconds": started.elapsed().as_secs_f64(),
+                }),
+                Err(e) => failure(&e),
+            };
+            let _ = send.send(Report::End(last));
+        },
+    )
+    .await
+}
+
+/// A `progress` line: the work done as the CLI's bar shows it, with an ETA from the estimated
+/// work (the task count moves unevenly).
+fn progress_line(progress: Option<Progress>, elapsed: f64) -> Value {
+    let Some(p) = progress else {
+        return json!({ "event": "progress", "done": 0, "tasks": null, "percent": 0.0, "elapsed_s": elapsed, "eta_s": null });
+    };
+    let fraction = p.work_done as f64 / p.work_total.max(1) as f64;
+    let eta = (fraction > 0.0).then(|| elapsed * (1.0 - fraction) / fraction);
+    json!({
+        "event": "progress",
+        "done": p.done,
+        "tasks": p.total,
+        "percent": 100.0 * fraction,
+        "elapsed_s": elapsed,
+        "eta_s": eta,
+    })
+}
+
+/// The body of `POST /api/completions`: `{"n": 8, "rows": [0, null, ...]}`.
+fn read_placement(body: &[u8]) -> Result<Partial, ApiError> {
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| ApiError::bad(format!("the body is not JSON: {e}")))?;
+    let n = value
+        .get("n")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| ApiError::bad("the body needs 'n', a whole number from 1 to 32"))?;
+    let n = super::params::parse_n(&n.to_string(), MAX_N)?;
+    let rows = value
+        .get("rows")
+        .and_then(Value::as_array)
+        .ok_or_else(|| ApiError::bad("the body needs 'rows', a list of n columns or nulls"))?;
+    if rows.len() != n as usize {
+        return Err(ApiError::bad(format!(
+            "'rows' must have n = {n} entries, not {}",
+            rows.len()
+        )));
+    }
+    let rows = rows
+        .iter()
+        .enumerate()
+        .map(|(row, v)| match v {
+            Value::Null => Ok(None),
+            v => v
+                .as_u64()
+                .and_then(|c| u32::try_from(c).ok())
+                .map(Some)
+                .ok_or_else(|| ApiError::bad(format!("row {row}: '{v}' is not a column number"))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Partial::new(&rows)?)
+}
+
+/// `POST /api/completions`: the solutions that complete a partial placement (any rows, n up
+/// to 32). Streams `first` (the first completion, or null, and any pair of given queens that
+/// attack each other) at once, then `completions` with the count, or `cancelled`.
+pub async fn completions(
+    State(state): State<Shared>,
+    headers: HeaderMap,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+) -> Result<Response, ApiError> {
+    let body = body.map_err(|e| {
+        ApiError(
+            e.status(),
+            format!("unreadable body (at most {MAX_BODY} bytes): {e}"),
+        )
+    })?;
+    let partial = read_placement(&body)?;
+    let ticking = |elapsed: f64| json!({ "event": "counting", "elapsed_s": elapsed });
+    run_job(
+        &state,
+        &client_id(&headers, peer),
+        ticking,
+        move |cancel, send| {
+            let started = Instant::now();
+            let conflict = partial.conflict();
+            let first = match partial.first(cancel) {
+                Ok(first) => first,
+                Err(e) => {
+                    let _ = send.send(Report::End(failure(&e)));
+                    return;
+                }
+            };
+            let none = first.is_none();
+            let _ = send.send(Report::Line(json!({
+                "event": "first",
+                "n": partial.n(),
+                "conflict": conflict.map(|(a, b)| [a, b]),
+                "first": first,
+            })));
+            // No first completion: there are none to count.
+            let count = if none {
+                Ok(0)
+            } else {
+                partial.count(None, cancel)
+            };
+            let last = match count {
+                Ok(count) => json!({
+                    "event": "completions",
+                    "completions": count_json(count),
+                    "seconds": started.elapsed().as_secs_f64(),
+                }),
+                Err(e) => failure(&e),
+            };
+            let _ = send.send(Report::End(last));
+        },
+    )
+    .await
+}
+
+/// `GET /api/trace?n=N`: the steps of the search of n (up to [`MAX_TRACE_N`]), one line
+/// each, produced as the client reads them.
+pub async fn trace(query: QueryResult) -> Result<Response, ApiError> {
+    let n = params(query)?.n(MAX_N)?;
+    if n > MAX_TRACE_N {
+        return Err(ApiError::bad(format!(
+            "the search is animated up to n = {MAX_TRACE_N}, not n = {n}"
+        )));
+    }
+    let trace = Trace::new(n)?;
+    let batches = stream::iter(trace).chunks(TRACE_BATCH).map(|events| {
+        let mut bytes = Vec::with_capacity(events.len() * 40);
+        for event in events {
+            let value = match event {
+                Event::Place { row, column } => {
+                    json!({ "event": "place", "row": row, "column": column })
+                }
+                Event::Conflict { row, column } => {
+                    json!({ "event": "conflict", "row": row, "column": column })
+                }
+                Event::Backtrack { row, column } => {
+                    json!({ "event": "backtrack", "row": row, "column": column })
+                }
+                Event::Solution(columns) => json!({ "event": "solution", "columns": columns }),
+            };
+            bytes.extend_from_slice(&line(&value)?);
+        }
+        Ok(Bytes::from(bytes))
+    });
+    let end = stream::once(async { line(&json!({ "event": "end" })) });
+    Ok(json_lines(batches.chain(end)))
+}

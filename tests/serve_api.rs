@@ -1,0 +1,490 @@
+//! The web page's JSON API over real HTTP on loopback: every endpoint against the library and
+//! the known table, every bad input answered with a 4xx and a JSON error, the job limits,
+//! a disconnected client's work stopped, and Ctrl-C.
+
+mod serve_support;
+
+use nqueens::trace::{Event, Trace};
+use serde_json::{Value, json};
+use serve_support::{Server, agent};
+use std::io::{BufRead, BufReader};
+use std::time::{Duration, Instant};
+
+/// GET: the status and the JSON body.
+fn get(server: &Server, path: &str) -> (u16, Value) {
+    let mut response = agent().get(&server.at(path)).call().unwrap();
+    let status = response.status().as_u16();
+    (status, response.body_mut().read_json().unwrap())
+}
+
+/// Asserts a 400 whose JSON error mentions `words`.
+fn assert_bad(answer: (u16, Value), words: &str) {
+    let (status, body) = answer;
+    assert_eq!(status, 400, "{body}");
+    let error = body["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error in {body}"));
+    assert!(error.contains(words), "{error:?} lacks {words:?}");
+}
+
+/// Every line of a JSON Lines response.
+fn lines(response: ureq::http::Response<ureq::Body>) -> Vec<Value> {
+    BufReader::new(response.into_body().into_reader())
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect()
+}
+
+/// POSTs a placement to the completions endpoint as `client`.
+fn completions(server: &Server, client: &str, body: &str) -> ureq::http::Response<ureq::Body> {
+    agent()
+        .post(&server.at("api/completions"))
+        .header("x-client", client)
+        .header("content-type", "application/json")
+        .send(body)
+        .unwrap()
+}
+
+fn columns(value: &Value) -> Vec<u32> {
+    serde_json::from_value(value.clone()).unwrap()
+}
+
+/// Waits until the server runs `jobs` heavy jobs.
+fn wait_for_jobs(server: &Server, jobs: u64) {
+    let started = Instant::now();
+    loop {
+        let (_, status) = get(server, "api/status");
+        if status["jobs"] == jobs {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "still {status}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn sizes_give_the_known_table_and_the_limits() {
+    let server = Server::start();
+    let (status, body) = get(&server, "api/sizes");
+    assert_eq!(status, 200);
+    let sizes = body["sizes"].as_array().unwrap();
+    assert_eq!(sizes.len(), 32);
+    for (i, size) in sizes.iter().enumerate() {
+        let n = i as u32 + 1;
+        assert_eq!(size["n"], n);
+        let known = nqueens::known::total(n).map(|t| t.to_string());
+        assert_eq!(size["total"].as_str().map(str::to_owned), known);
+        let unique = nqueens::known::unique(n).map(|t| t.to_string());
+        assert_eq!(size["unique"].as_str().map(str::to_owned), unique);
+    }
+    assert_eq!(body["limits"]["trace"], 12);
+    assert_eq!(body["limits"]["index"], 16);
+}
+
+#[test]
+fn solution_k_is_the_kth_line_of_solve() {
+    let server = Server::start();
+    for n in [1, 4, 5, 6, 8] {
+        let listed: Vec<Vec<u32>> = nqueens::solutions(n)
+            .unwrap()
+            .map(|s| s.columns().to_vec())
+            .collect();
+        for (k, expected) in listed.iter().enumerate() {
+            let (status, body) = get(&server, &format!("api/solution?n={n}&k={k}"));
+            assert_eq!(status, 200);
+            assert_eq!(&columns(&body["columns"]), expected, "n {n} k {k}");
+            assert_eq!(body["k"], k.to_string());
+            assert_eq!(body["total"], listed.len().to_string());
+        }
+    }
+    let (_, body) = get(&server, "api/solution?n=8&k=0");
+    assert_eq!(columns(&body["columns"]), [0, 4, 7, 5, 2, 6, 1, 3]);
+    assert_eq!(body["class"]["size"], 8);
+    assert_eq!(body["class"]["is_representative"], true);
+    let images = body["class"]["images"].as_array().unwrap();
+    assert_eq!(images.len(), 8);
+    for image in images {
+        let k = image["k"].as_str().unwrap();
+        let (_, at) = get(&server, &format!("api/solution?n=8&k={k}"));
+        assert_eq!(at["columns"], image["columns"]);
+    }
+    // n = 12, far in: against the library's lexicographic list.
+    let (_, body) = get(&server, "api/solution?n=12&k=9000");
+    let expected = nqueens::solutions(12).unwrap().nth(9000).unwrap();
+    assert_eq!(columns(&body["columns"]), expected.columns());
+    // n = 16 at its last solution: the mirror image of the first.
+    let (_, body) = get(&server, "api/solution?n=16&k=14772511");
+    let (_, first) = get(&server, "api/solution?n=16&k=0");
+    let mirrored: Vec<u32> = columns(&first["columns"]).iter().map(|c| 15 - c).collect();
+    assert_eq!(columns(&body["columns"]), mirrored);
+    // Above 16 rows, by stepping: the trace's solutions in order.
+    let traced: Vec<Vec<u32>> = Trace::new(20)
+        .unwrap()
+        .filter_map(|e| match e {
+            Event::Solution(c) => Some(c),
+            _ => None,
+        })
+        .take(4)
+        .collect();
+    let (_, body) = get(&server, "api/solution?n=20&k=3");
+    assert_eq!(columns(&body["columns"]), traced[3]);
+    assert_eq!(body["k"], "3");
+}
+
+#[test]
+fn bad_sizes_and_solution_numbers_are_400s() {
+    let server = Server::start();
+    assert_bad(get(&server, "api/solution?n=0&k=0"), "from 1 to 32");
+    assert_bad(get(&server, "api/solution?n=33&k=0"), "from 1 to 32");
+    assert_bad(get(&server, "api/solution?n=x&k=0"), "from 1 to 32");
+    assert_bad(get(&server, "api/solution?k=0"), "missing parameter 'n'");
+    assert_bad(get(&server, "api/solution?n=8"), "missing parameter 'k'");
+    assert_bad(get(&server, "api/solution?n=8&k=92"), "92 solutions");
+    assert_bad(get(&server, "api/solution?n=8&k=-1"), "whole number");
+    assert_bad(get(&server, "api/solution?n=8&k=abc"), "whole number");
+    assert_bad(get(&server, "api/solution?n=3&k=0"), "no solutions");
+    assert_bad(get(&server, "api/solution?n=20&k=10001"), "stepping");
+    assert_bad(get(&server, "api/find?n=0"), "from 1 to 1000");
+    assert_bad(get(&server, "api/find?n=1001"), "from 1 to 1000");
+    assert_bad(get(&server, "api/trace?n=13"), "up to n = 12");
+    assert_bad(get(&server, "api/trace?n=0"), "from 1 to 32");
+    assert_bad(get(&server, "api/count?n=21"), "up to n = 20");
+    assert_bad(get(&server, "api/count?n=33"), "from 1 to 32");
+    let (status, body) = get(&server, "api/nothing");
+    assert_eq!(status, 404);
+    assert!(body["error"].as_str().unwrap().contains("/api/nothing"));
+}
+
+#[test]
+fn steps_walk_the_solutions_and_the_classes() {
+    let server = Server::start();
+    let step = |from: &str, direction: &str, extra: &str| {
+        get(
+            &server,
+            &format!("api/step?n=8&from={from}&direction={direction}{extra}"),
+        )
+    };
+    let (status, body) = step("0+4+7+5+2+6+1+3", "next", "");
+    assert_eq!(status, 200);
+    assert_eq!(columns(&body["columns"]), [0, 5, 7, 2, 6, 3, 1, 4]);
+    assert_eq!(body["k"], "1");
+    let (_, body) = step("0,5,7,2,6,3,1,4", "previous", "");
+    assert_eq!(columns(&body["columns"]), [0, 4, 7, 5, 2, 6, 1, 3]);
+    let (_, body) = step("0+4+7+5+2+6+1+3", "previous", "");
+    assert_eq!(body["columns"], Value::Null);
+    // Unique mode: the class representatives, 12 of them.
+    let mut at = "0 4 7 5 2 6 1 3".to_owned();
+    let mut seen = 1;
+    loop {
+        let (_, body) = step(&at.replace(' ', "+"), "next", "&unique=1");
+        if body["columns"].is_null() {
+            break;
+        }
+        assert_eq!(body["class"]["is_representative"], true);
+        at = columns(&body["columns"])
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(" ");
+        seen += 1;
+    }
+    assert_eq!(seen, 12);
+    // 24 rows: k follows the given k.
+    let first = nqueens::browse::first(24).unwrap().unwrap();
+    let from: Vec<String> = first.iter().map(u32::to_string).collect();
+    let (_, body) = get(
+        &server,
+        &format!("api/step?n=24&from={}&direction=next&k=0", from.join("+")),
+    );
+    assert_eq!(body["k"], "1");
+    assert_bad(step("0+4+7+5+2+6+1", "next", ""), "has 8 columns");
+    assert_bad(step("0+1+2+3+4+5+6+7", "next", ""), "not a solution");
+    assert_bad(step("0+4+7+5+2+6+1+9", "next", ""), "not a solution");
+    assert_bad(step("0+4+7+5+2+6+1+3", "sideways", ""), "direction");
+    assert_bad(step("0+4+7+5+2+6+1+3", "next", "&unique=maybe"), "0 or 1");
+}
+
+#[test]
+fn find_draws_large_boards_and_checks_them() {
+    let server = Server::start();
+    let (status, body) = get(&server, "api/find?n=1000");
+    assert_eq!(status, 200);
+    assert_eq!(body["valid"], true);
+    let found = columns(&body["columns"]);
+    assert_eq!(found.len(), 1000);
+    assert_eq!(nqueens::check_columns(&found), Ok(()));
+    let (_, body) = get(&server, "api/find?n=3");
+    assert_eq!(body["valid"], false);
+    assert_eq!(body["columns"], Value::Null);
+}
+
+#[test]
+fn completions_of_placements_match_the_library() {
+    let server = Server::start();
+    let go = std::sync::atomic::AtomicBool::new(false);
+    let placements: [&[Option<u32>]; 4] = [
+        &[Some(0), None, None, None, None, None, None, None],
+        &[None, None, None, Some(1), None, None, None, Some(5)],
+        &[None; 10],
+        &[
+            Some(2),
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            None,
+            Some(1),
+            None,
+            None,
+        ],
+    ];
+    for rows in placements {
+        let lines = lines(completions(
+            &server,
+            "a",
+            &json!({ "n": rows.len(), "rows": rows }).to_string(),
+        ));
+        let partial = nqueens::partial::Partial::new(rows).unwrap();
+        assert_eq!(lines[0]["event"], "first");
+        let first = partial.first(&go).unwrap();
+        assert_eq!(lines[0]["first"], json!(first));
+        let last = lines.last().unwrap();
+        assert_eq!(last["event"], "completions", "{lines:?}");
+        let count = partial.count(None, &go).unwrap();
+        assert_eq!(last["completions"], count.to_string());
+    }
+    // The empty 10 x 10 board: every solution.
+    let all = lines(completions(
+        &server,
+        "a",
+        r#"{"n":10,"rows":[null,null,null,null,null,null,null,null,null,null]}"#,
+    ));
+    assert_eq!(all.last().unwrap()["completions"], "724");
+    // Two queens that attack each other: none, and which.
+    let lines = lines(completions(
+        &server,
+        "a",
+        r#"{"n":4,"rows":[0,1,null,null]}"#,
+    ));
+    assert_eq!(lines[0]["first"], Value::Null);
+    assert_eq!(lines[0]["conflict"], json!([0, 1]));
+    assert_eq!(lines.last().unwrap()["completions"], "0");
+}
+
+#[test]
+fn bad_placements_are_400s_and_large_bodies_413s() {
+    let server = Server::start();
+    let post = |body: &str| {
+        let mut response = completions(&server, "a", body);
+        let status = response.status().as_u16();
+        (status, response.body_mut().read_json::<Value>().unwrap())
+    };
+    assert_bad(post("not json"), "not JSON");
+    assert_bad(post(r#"{"rows":[]}"#), "'n'");
+    assert_bad(post(r#"{"n":0,"rows":[]}"#), "from 1 to 32");
+    assert_bad(post(r#"{"n":33,"rows":[]}"#), "from 1 to 32");
+    assert_bad(post(r#"{"n":4}"#), "'rows'");
+    assert_bad(post(r#"{"n":4,"rows":[null,null,null]}"#), "4 entries");
+    assert_bad(
+        post(r#"{"n":4,"rows":[4,null,null,null]}"#),
+        "off the board",
+    );
+    assert_bad(
+        post(r#"{"n":4,"rows":[-1,null,null,null]}"#),
+        "not a column",
+    );
+    assert_bad(
+        post(r#"{"n":4,"rows":["x",null,null,null]}"#),
+        "not a column",
+    );
+    let huge = format!(r#"{{"n":4,"rows":[{}null]}}"#, "null,".repeat(2000));
+    let (status, body) = post(&huge);
+    assert_eq!(status, 413, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("4096"));
+}
+
+#[test]
+fn a_live_count_reports_progress_and_agrees_with_the_table() {
+    let server = Server::start();
+    let response = agent().get(&server.at("api/count?n=13")).call().unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let lines = lines(response);
+    let done = lines.last().unwrap();
+    assert_eq!(done["event"], "done", "{lines:?}");
+    assert_eq!(done["solutions"], "73712");
+    assert_eq!(done["agrees"], true);
+    assert!(lines.iter().all(|l| l["event"] == "progress" || l == done));
+}
+
+#[test]
+fn cancelling_or_leaving_stops_the_work() {
+    let server = Server::start();
+    // A count of 20 rows takes minutes: cancelled by the client, it ends at once.
+    let response = agent()
+        .get(&server.at("api/count?n=20"))
+        .header("x-client", "c")
+        .call()
+        .unwrap();
+    let mut reader = BufReader::new(response.into_body().into_reader()).lines();
+    assert!(reader.next().unwrap().unwrap().contains("progress"));
+    wait_for_jobs(&server, 1);
+    let mut cancel = agent()
+        .post(&server.at("api/cancel"))
+        .header("x-client", "c")
+        .send("")
+        .unwrap();
+    assert_eq!(
+        cancel.body_mut().read_json::<Value>().unwrap()["cancelled"],
+        true
+    );
+    let rest: Vec<String> = reader.map(Result::unwrap).collect();
+    assert!(rest.last().unwrap().contains("cancelled"), "{rest:?}");
+    wait_for_jobs(&server, 0);
+
+    // The completions of an empty 32 x 32 board would take ages: the client goes away.
+    let response = completions(
+        &server,
+        "d",
+        &json!({ "n": 32, "rows": vec![Value::Null; 32] }).to_string(),
+    );
+    let mut reader = BufReader::new(response.into_body().into_reader()).lines();
+    // `counting` lines come while the first completion is searched for.
+    let first: Value = reader
+        .by_ref()
+        .map(|l| serde_json::from_str::<Value>(&l.unwrap()).unwrap())
+        .find(|l| l["event"] != "counting")
+        .unwrap();
+    assert_eq!(first["event"], "first");
+    assert_eq!(first["first"].as_array().unwrap().len(), 32);
+    wait_for_jobs(&server, 1);
+    drop(reader);
+    wait_for_jobs(&server, 0);
+}
+
+#[test]
+fn one_job_per_client_and_a_limit_for_all() {
+    let server = Server::start();
+    let endless = json!({ "n": 32, "rows": vec![Value::Null; 32] }).to_string();
+    // A client's second job replaces its first.
+    let first = completions(&server, "same", &endless);
+    let mut first = BufReader::new(first.into_body().into_reader()).lines();
+    first.next().unwrap().unwrap();
+    let second = completions(&server, "same", &endless);
+    let rest: Vec<String> = first.map(Result::unwrap).collect();
+    assert!(rest.last().unwrap().contains("cancelled"), "{rest:?}");
+    wait_for_jobs(&server, 1);
+    // A second client fills the last slot; a third is told the server is busy.
+    let other = completions(&server, "other", &endless);
+    wait_for_jobs(&server, 2);
+    let mut third = completions(&server, "third", &endless);
+    assert_eq!(third.status().as_u16(), 429);
+    let body: Value = third.body_mut().read_json().unwrap();
+    assert!(body["error"].as_str().unwrap().contains("busy"));
+    drop((second, other));
+    wait_for_jobs(&server, 0);
+}
+
+#[test]
+fn the_trace_streams_the_search_as_it_is_read() {
+    let server = Server::start();
+    let response = agent().get(&server.at("api/trace?n=6")).call().unwrap();
+    let mut events = Vec::new();
+    let mut first_solution = None;
+    for line in BufReader::new(response.into_body().into_reader()).lines() {
+        let event: Value = serde_json::from_str(&line.unwrap()).unwrap();
+        if event["event"] == "solution" && first_solution.is_none() {
+            first_solution = Some(columns(&event["columns"]));
+        }
+        events.push(event);
+    }
+    assert_eq!(first_solution.unwrap(), [1, 3, 5, 0, 2, 4]);
+    assert_eq!(events.last().unwrap()["event"], "end");
+    let expected = Trace::new(6).unwrap().count();
+    assert_eq!(events.len(), expected + 1);
+    let solutions = events.iter().filter(|e| e["event"] == "solution").count();
+    assert_eq!(solutions, 4);
+    // 12 rows: millions of steps, read a few and leave.
+    let response = agent().get(&server.at("api/trace?n=12")).call().unwrap();
+    let few: Vec<_> = BufReader::new(response.into_body().into_reader())
+        .lines()
+        .take(10)
+        .collect();
+    assert_eq!(few.len(), 10);
+    let (status, _) = get(&server, "api/sizes");
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn the_page_and_its_files_are_served() {
+    let server = Server::start();
+    for (path, kind, words) in [
+        ("", "text/html", "id=\"browse-board\""),
+        ("?n=8&k=5", "text/html", "<script src=\"/app.js\">"),
+        ("app.js", "text/javascript", "data-columns"),
+        ("style.css", "text/css", ".board"),
+    ] {
+        let mut response = agent().get(&server.at(path)).call().unwrap();
+        assert_eq!(response.status().as_u16(), 200, "{path}");
+        let content_type = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(content_type.starts_with(kind), "{path}: {content_type}");
+        let text = response.body_mut().read_to_string().unwrap();
+        assert!(text.contains(words), "{path}");
+    }
+}
+
+#[test]
+fn ctrl_c_stops_the_server_cleanly() {
+    let server = Server::start();
+    // Even with a job running.
+    let response = agent().get(&server.at("api/count?n=20")).call().unwrap();
+    let mut reader = BufReader::new(response.into_body().into_reader()).lines();
+    reader.next().unwrap().unwrap();
+    let started = Instant::now();
+    let (status, stderr) = server.interrupt();
+    assert!(status.success(), "{status:?} {stderr}");
+    assert!(stderr.contains("stopped"), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn requests_for_other_host_names_are_refused() {
+    use std::io::{Read, Write};
+    let server = Server::start();
+    let address = server
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_owned();
+    let ask = |host: &str| {
+        let mut stream = std::net::TcpStream::connect(&address).unwrap();
+        write!(
+            stream,
+            "GET /api/sizes HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let port = address.rsplit(':').next().unwrap();
+    for host in [
+        address.clone(),
+        format!("localhost:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        assert!(ask(&host).starts_with("HTTP/1.1 200"), "{host}");
+    }
+    // A name pointed at 127.0.0.1 by someone else's DNS (rebinding).
+    let refused = ask(&format!("evil.example:{port}"));
+    assert!(refused.starts_with("HTTP/1.1 403"), "{refused}");
+    assert!(refused.contains("localhost only"));
+}
