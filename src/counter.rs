@@ -54,6 +54,7 @@ impl Job {
     pub fn estimate_weights(&mut self) -> Result<(), Error> {
         if !self.estimated {
             let plan = &self.plan;
+            plan.prepare(self.threads);
             let weights = driver::run(
                 self.threads,
                 plan.len(),
@@ -369,6 +370,9 @@ impl<'a> Counter<'a> {
         ids: &[usize],
         on_task: &(dyn Fn(usize, u128) + Sync),
     ) -> Result<Vec<u128>, Error> {
+        if !ids.is_empty() {
+            job.plan.prepare(job.threads);
+        }
         let finished = AtomicUsize::new(0);
         let work_finished = AtomicU64::new(0);
         let work_total = ids.iter().map(|&i| job.weights[i]).sum();

@@ -171,12 +171,19 @@ impl Plan {
         let wanted = (threads.max(1) * 8).max(64);
         let deepest = Plan::effective_depth(n, engine, split::MAX_DEPTH);
         if engine == Engine::Join {
-            // Its units differ in size more than prefixes do: as many tasks as it allows.
-            return deepest;
+            return join::auto_depth(n);
         }
         (1..=deepest)
             .find(|&depth| Plan::new(n, engine, depth).len() >= wanted)
             .unwrap_or(deepest)
+    }
+
+    /// Builds what the tasks share before they run, on `threads` threads: the join engine's
+    /// quarter table. The search shares nothing.
+    pub fn prepare(&self, threads: usize) {
+        if let Plan::Join(plan) = self {
+            plan.prepare(threads);
+        }
     }
 
     /// How many tasks there are.

@@ -63,40 +63,25 @@ impl Side<'_> {
                 // The south entries clear of the placed queens, once per column split, as
                 // (key, pattern): the key holds the diagonals a north entry could share.
                 souths.clear();
-                for &entry in self.south.get(self.quarter, self.south_rows, south_cols) {
-                    let s = self.south.place(self.shape, entry);
-                    if !s.meets(self.blocked) {
-                        souths.push([self.key(s), self.shape.pattern(s)]);
-                    }
+                let (entries, flipped) = self.south.get(self.quarter, self.south_rows, south_cols);
+                // Whether entries are stored upside down is known per run of them: a
+                // constant in each loop, so that a table stored whole pays nothing for it.
+                if flipped {
+                    self.place_souths::<true>(entries, souths);
+                } else {
+                    self.place_souths::<false>(entries, souths);
                 }
-                let norths = self.north.get(self.quarter, self.north_rows, north_cols);
+                let (norths, flipped) = self.north.get(self.quarter, self.north_rows, north_cols);
                 if souths.is_empty() {
                     cursor.north_at = norths.len();
                 }
-                while cursor.north_at < norths.len() {
-                    let n = self.north.place(self.shape, norths[cursor.north_at]);
-                    cursor.north_at += 1;
-                    if n.meets(self.blocked) {
-                        continue;
-                    }
-                    let key = self.key(n);
-                    let pattern = self.shape.pattern(n.join(self.blocked));
-                    // Written without a branch on the data: every candidate is stored, and
-                    // the end moves past it only when it fits.
-                    out.reserve(souths.len());
-                    let slots = &mut out.spare_capacity_mut()[..souths.len()];
-                    let mut kept = 0;
-                    for &[south_key, south_pattern] in souths.iter() {
-                        slots[kept].write(pattern | south_pattern);
-                        kept += usize::from(key & south_key == 0);
-                    }
-                    // SAFETY: the first `kept` spare slots were written just above (each
-                    // candidate writes the slot at `kept` before `kept` moves past it), and
-                    // `reserve` made room for all of them.
-                    unsafe { out.set_len(out.len() + kept) };
-                    if out.len() >= piece {
-                        return false;
-                    }
+                let full = if flipped {
+                    self.join_norths::<true>(norths, souths, out, piece, cursor)
+                } else {
+                    self.join_norths::<false>(norths, souths, out, piece, cursor)
+                };
+                if full {
+                    return false;
                 }
             }
             cursor.north_at = 0;
@@ -107,6 +92,59 @@ impl Side<'_> {
         }
     }
 
+    /// Appends the south `entries` clear of the placed queens to `souths`, as (key,
+    /// pattern): the key holds the diagonals a north entry could share.
+    #[inline(always)]
+    fn place_souths<const FLIPPED: bool>(&self, entries: &[[u32; 2]], souths: &mut Vec<[u64; 2]>) {
+        for &entry in entries {
+            let s = self.south.place::<FLIPPED>(self.shape, entry);
+            if !s.meets(self.blocked) {
+                souths.push([self.key(s), self.shape.pattern(s)]);
+            }
+        }
+    }
+
+    /// Appends the half-boards of the north entries from `cursor` on beside `souths` to
+    /// `out`; returns whether `out` holds a piece before the entries run out.
+    #[inline(always)]
+    fn join_norths<const FLIPPED: bool>(
+        &self,
+        norths: &[[u32; 2]],
+        souths: &[[u64; 2]],
+        out: &mut Vec<u64>,
+        piece: usize,
+        cursor: &mut Cursor,
+    ) -> bool {
+        while cursor.north_at < norths.len() {
+            let n = self
+                .north
+                .place::<FLIPPED>(self.shape, norths[cursor.north_at]);
+            cursor.north_at += 1;
+            if n.meets(self.blocked) {
+                continue;
+            }
+            let key = self.key(n);
+            let pattern = self.shape.pattern(n.join(self.blocked));
+            // Written without a branch on the data: every candidate is stored, and the end
+            // moves past it only when it fits.
+            out.reserve(souths.len());
+            let slots = &mut out.spare_capacity_mut()[..souths.len()];
+            let mut kept = 0;
+            for &[south_key, south_pattern] in souths.iter() {
+                slots[kept].write(pattern | south_pattern);
+                kept += usize::from(key & south_key == 0);
+            }
+            // SAFETY: the first `kept` spare slots were written just above (each candidate
+            // writes the slot at `kept` before `kept` moves past it), and `reserve` made room
+            // for all of them.
+            unsafe { out.set_len(out.len() + kept) };
+            if out.len() >= piece {
+                return true;
+            }
+        }
+        false
+    }
+
     /// An upper bound of the half-boards of this side (pairs of quarter entries).
     pub(super) fn bound(&self) -> u64 {
         let k = self.north_rows.count_ones();
@@ -114,8 +152,8 @@ impl Side<'_> {
             .filter(|cols| cols.count_ones() == k)
             .map(|north_cols| {
                 let south_cols = self.columns ^ north_cols;
-                let norths = self.north.get(self.quarter, self.north_rows, north_cols);
-                let souths = self.south.get(self.quarter, self.south_rows, south_cols);
+                let (norths, _) = self.north.get(self.quarter, self.north_rows, north_cols);
+                let (souths, _) = self.south.get(self.quarter, self.south_rows, south_cols);
                 norths.len() as u64 * souths.len() as u64
             })
             .sum()

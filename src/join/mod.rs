@@ -55,10 +55,10 @@ use std::sync::OnceLock;
 /// The smallest board the join engine counts.
 pub const MIN_N: u32 = 4;
 
-/// The largest board the join engine counts. Its quarter table holds every placement of
-/// queens in a quarter: some 6.4 * 10^8 of them (5.1 GB) for the 12 x 12 quarters of
-/// `n = 24, 25`, ten times that for the next size, past what the table's 32-bit offsets and
-/// most machines hold. (The count of `n = 24` itself would take years of one core.)
+/// The largest board the join engine counts. Its quarter table holds the placements of
+/// queens in a quarter: some 6.4 * 10^8 of them for the 12 x 12 quarters of `n = 24, 25`,
+/// 2.6 GB as stored (half of them, see `quarter`), ten times that for the next size, past
+/// what most machines hold. (The count of `n = 24` itself would take years of one core.)
 pub const MAX_N: u32 = 25;
 
 /// From this size on, `Engine::Auto` picks the join engine: below it, both engines take
@@ -70,8 +70,17 @@ pub fn supports(n: u32) -> bool {
     (MIN_N..=MAX_N).contains(&n)
 }
 
-/// The deepest grouping of units into tasks (by the sides of the queens in the first rows).
+/// The deepest grouping of units into tasks: depth `d` groups them by the sides of the
+/// queens in the first `2d` rows.
 pub const MAX_DEPTH: u32 = 8;
+
+/// Tasks per worker thread that [`auto_depth`] provides for, for up to [`MOST_THREADS`]
+/// threads: units differ in size by orders of magnitude, and many tasks keep the idle tail
+/// short.
+pub const TASKS_PER_THREAD: usize = 16;
+
+/// The most threads [`auto_depth`] provides tasks for.
+pub const MOST_THREADS: usize = 256;
 
 /// The diagonals a set of queens occupies: bit `r + c` of `anti`, bit `r - c + n - 1` of
 /// `main`, in whole-board coordinates.
@@ -262,7 +271,7 @@ fn units(shape: Shape, layouts: &[Layout]) -> (Vec<Unit>, Vec<Job>) {
 }
 
 /// The tasks of the join engine for the n x n board: the units grouped by the sides (west or
-/// east) of the queens in the first `depth` rows.
+/// east) of the queens in the first `2 depth` rows (all rows from `depth = n / 2` on).
 pub struct Plan {
     shape: Shape,
     layouts: Vec<Layout>,
@@ -287,7 +296,7 @@ impl Plan {
         let depth = clamp_depth(n, depth);
         let layouts = layouts(shape);
         let (mut units, jobs) = units(shape, &layouts);
-        let prefix = (1u32 << depth) - 1;
+        let prefix = prefix_mask(shape, depth);
         units.sort_by_key(|u| (u.west_rows & prefix, u.west_rows));
         let mut tasks = Vec::new();
         let mut start = 0;
@@ -330,9 +339,24 @@ impl Plan {
         self.tasks.is_empty()
     }
 
-    /// The quarter table, built on first use.
+    /// The quarter table, built on first use (on the current thread's rayon pool).
     fn quarter(&self) -> &Quarter {
         self.quarter.get_or_init(|| Quarter::build(self.shape.h))
+    }
+
+    /// Builds the quarter table now on `threads` threads, unless it is built: the tasks
+    /// share it, and the first of them would otherwise build it alone while the others wait.
+    pub fn prepare(&self, threads: usize) {
+        if self.quarter.get().is_some() {
+            return;
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build();
+        // Without a pool, the first task builds it.
+        if let Ok(pool) = pool {
+            pool.install(|| self.quarter());
+        }
     }
 
     /// The number of solutions task `index` stands for.
@@ -460,6 +484,32 @@ pub fn clamp_depth(n: u32, depth: u32) -> u32 {
     depth.clamp(1, MAX_DEPTH.min(n / 2))
 }
 
+/// The row bits (of a unit's `2h`) whose sides group units into tasks at `depth`.
+fn prefix_mask(shape: Shape, depth: u32) -> u32 {
+    let bits = (2 * depth).min(2 * shape.h);
+    ((1u64 << bits) - 1) as u32
+}
+
+/// The shallowest grouping that gives [`MOST_THREADS`] threads [`TASKS_PER_THREAD`] tasks
+/// each, or the deepest when none does. It depends on `n` alone, not on the threads, so
+/// machines with different core counts (shards, MPI ranks, a resumed checkpoint) make the
+/// same tasks; more tasks cost nothing, since a task's work is its units either way.
+pub fn auto_depth(n: u32) -> u32 {
+    let wanted = MOST_THREADS * TASKS_PER_THREAD;
+    let shape = Shape::new(n);
+    let (units, _) = units(shape, &layouts(shape));
+    let deepest = clamp_depth(n, MAX_DEPTH);
+    (1..=deepest)
+        .find(|&depth| {
+            let prefix = prefix_mask(shape, depth);
+            let mut prefixes: Vec<u32> = units.iter().map(|u| u.west_rows & prefix).collect();
+            prefixes.sort_unstable();
+            prefixes.dedup();
+            prefixes.len() >= wanted
+        })
+        .unwrap_or(deepest)
+}
+
 /// A thread's buffers, kept between units so that joining allocates only when a unit is
 /// larger than any before it.
 #[derive(Default)]
@@ -493,22 +543,51 @@ mod tests {
     }
 
     /// Every build of the unit count (portable, AVX2, AVX-512) that this processor runs gives
-    /// the table's totals, whole and in pieces.
+    /// the table's totals, whole and in pieces, from a whole quarter table and a halved one.
     #[test]
     fn every_instruction_set_build_counts_the_same() {
         for build in Build::all() {
-            for (n, piece) in [
-                (11, DEFAULT_PIECE),
-                (12, DEFAULT_PIECE),
-                (14, 64),
-                (15, DEFAULT_PIECE),
+            for (n, piece, halved) in [
+                (11, DEFAULT_PIECE, true),
+                (12, DEFAULT_PIECE, false),
+                (13, 64, true),
+                (14, 64, false),
+                (15, DEFAULT_PIECE, true),
+                (16, DEFAULT_PIECE, false),
             ] {
                 let mut plan = Plan::new(n, 3).with_piece(piece);
                 plan.build = build;
+                let quarter = Quarter::build_with(plan.shape.h, halved);
+                assert!(plan.quarter.set(quarter).is_ok());
                 let total: u128 = (0..plan.len()).map(|i| plan.run(i)).sum();
-                assert_eq!(Some(total), known::total(n), "{} n = {n}", build.name());
+                let name = build.name();
+                assert_eq!(
+                    Some(total),
+                    known::total(n),
+                    "{name} n = {n} halved {halved}"
+                );
             }
         }
+    }
+
+    /// The automatic grouping gives [`MOST_THREADS`] threads [`TASKS_PER_THREAD`] tasks each
+    /// where the board has units enough (n = 18 has over 12,000), every unit its own task
+    /// where it has not, and the same depth gives the same tasks.
+    #[test]
+    fn every_thread_gets_many_tasks() {
+        let depth = auto_depth(18);
+        let plan = Plan::new(18, depth);
+        assert!(
+            plan.len() >= MOST_THREADS * TASKS_PER_THREAD,
+            "{}",
+            plan.len()
+        );
+        assert_eq!(plan.tasks, Plan::new(18, depth).tasks);
+        assert_eq!(auto_depth(16), MAX_DEPTH);
+        // Deeper groupings split tasks, never merge them: depth 8 is one unit per task here.
+        let lens: Vec<usize> = (1..=MAX_DEPTH).map(|d| Plan::new(16, d).len()).collect();
+        assert!(lens.windows(2).all(|w| w[0] <= w[1]), "{lens:?}");
+        assert_eq!(lens[7], Plan::new(16, 8).units.len());
     }
 
     #[test]
