@@ -1,9 +1,10 @@
 //! Counting all solutions of a board: the builder that ties split, kernel and driver together.
 
-use crate::engine::{Engine, Plan};
+use crate::engine::{Engine, Plan, Symmetry};
 use crate::error::Error;
 use crate::symmetry::{Classes, rotation_fixed};
 use crate::{driver, join, split};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 /// How far a count has got; passed to the progress callback after every finished task.
@@ -36,6 +37,13 @@ pub struct Job {
     /// else 1 for every task.
     weights: Vec<u64>,
     estimated: bool,
+    /// The GPU that counts the tasks, if one does ([`Engine::Gpu`]; `engine` is then the
+    /// search whose tasks it counts).
+    #[cfg(feature = "gpu")]
+    pub gpu: Option<crate::gpu::Gpu>,
+    /// Why the GPU asked for with [`Engine::Auto`] and [`Counter::gpu_adapter`] did not count
+    /// (it could not be opened, or failed during the run: the CPU then counted the rest).
+    pub gpu_fallback: OnceLock<Error>,
 }
 
 impl Job {
@@ -96,6 +104,10 @@ pub struct Count {
     /// The solutions by the size of their class of equivalent boards, when asked for
     /// ([`Counter::unique`]); `classes.unique()` is the number of unique solutions.
     pub classes: Option<Classes>,
+    /// The GPU that counted every task, if one did (`engine` is then the search whose tasks
+    /// it counted).
+    #[cfg(feature = "gpu")]
+    pub adapter: Option<crate::gpu::AdapterInfo>,
 }
 
 type ProgressFn<'a> = dyn Fn(Progress) + Sync + 'a;
@@ -116,6 +128,7 @@ pub struct Counter<'a> {
     engine: Engine,
     max_memory: Option<u64>,
     unique: bool,
+    gpu_adapter: Option<String>,
     progress: Option<&'a ProgressFn<'a>>,
     cancel: Option<&'a AtomicBool>,
 }
@@ -174,6 +187,14 @@ impl<'a> Counter<'a> {
         self
     }
 
+    /// Counts on the GPU whose name contains `name` (see `gpu::Gpu::open`) with
+    /// [`Engine::Gpu`]. With [`Engine::Auto`], tries that GPU (with full symmetry) and counts
+    /// on the CPU if it cannot be opened or fails ([`Job::gpu_fallback`] says why).
+    pub fn gpu_adapter(mut self, name: &str) -> Self {
+        self.gpu_adapter = Some(name.to_string());
+        self
+    }
+
     /// Calls `callback` after every finished task, from the worker thread that finished it.
     pub fn on_progress(mut self, callback: &'a ProgressFn<'a>) -> Self {
         self.progress = Some(callback);
@@ -209,7 +230,38 @@ impl<'a> Counter<'a> {
         {
             return Err(Error::SplitDepth(d));
         }
-        let mut engine = self.engine.settle(n)?;
+        let asked = match self.engine {
+            Engine::Auto if self.gpu_adapter.is_some() => Engine::Gpu(Symmetry::Full),
+            asked => asked,
+        };
+        let gpu_fallback = OnceLock::new();
+        #[cfg(feature = "gpu")]
+        let mut gpu = None;
+        let mut engine = match asked {
+            Engine::Gpu(symmetry) => {
+                #[cfg(feature = "gpu")]
+                let opened = crate::gpu::Gpu::open(self.gpu_adapter.as_deref());
+                #[cfg(not(feature = "gpu"))]
+                let opened: Result<(), Error> =
+                    Err(Error::Gpu(crate::engine::NO_GPU_SUPPORT.into()));
+                match opened {
+                    Ok(_opened) => {
+                        #[cfg(feature = "gpu")]
+                        {
+                            gpu = Some(_opened);
+                        }
+                        // The GPU counts the search's tasks.
+                        Engine::Search(symmetry)
+                    }
+                    Err(e) if self.engine == Engine::Auto => {
+                        let _ = gpu_fallback.set(e);
+                        Engine::Auto.settle(n)?
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            asked => asked.settle(n)?,
+        };
         let mut piece = join::DEFAULT_PIECE;
         if let (Engine::Join, Some(limit)) = (engine, self.max_memory) {
             match join::piece_for(n, limit, threads) {
@@ -237,6 +289,9 @@ impl<'a> Counter<'a> {
             plan,
             weights,
             estimated: false,
+            #[cfg(feature = "gpu")]
+            gpu,
+            gpu_fallback,
         })
     }
 
@@ -244,6 +299,72 @@ impl<'a> Counter<'a> {
     /// of [`Plan::units_per_solution`]). `on_task(id, value)` runs as each task finishes, on
     /// the worker that finished it; the progress callback follows these tasks only.
     pub fn run(
+        &self,
+        job: &Job,
+        ids: &[usize],
+        on_task: &(dyn Fn(usize, u128) + Sync),
+    ) -> Result<Vec<u128>, Error> {
+        #[cfg(feature = "gpu")]
+        if let Some(gpu) = &job.gpu {
+            return self.run_on_gpu(job, gpu, ids, on_task);
+        }
+        self.run_on_cpu(job, ids, on_task)
+    }
+
+    /// [`Counter::run`] on the GPU; under [`Engine::Auto`] the CPU counts what a failing GPU
+    /// left.
+    #[cfg(feature = "gpu")]
+    fn run_on_gpu(
+        &self,
+        job: &Job,
+        gpu: &crate::gpu::Gpu,
+        ids: &[usize],
+        on_task: &(dyn Fn(usize, u128) + Sync),
+    ) -> Result<Vec<u128>, Error> {
+        let work_total = ids.iter().map(|&i| job.weights[i]).sum();
+        let (mut done, mut work_done) = (0, 0);
+        let mut finished = std::collections::HashMap::new();
+        let never = AtomicBool::new(false);
+        let cancel = self.cancel.unwrap_or(&never);
+        let result = gpu.run_until(
+            job.n,
+            &job.plan,
+            ids,
+            &mut |id, value| {
+                on_task(id, value);
+                finished.insert(id, value);
+                done += 1;
+                work_done += job.weights[id];
+                if let Some(progress) = self.progress {
+                    progress(Progress {
+                        done,
+                        total: ids.len(),
+                        work_done,
+                        work_total,
+                    });
+                }
+            },
+            cancel,
+        );
+        match result {
+            Err(Error::Cancelled) => Err(Error::Cancelled),
+            Err(error) if self.engine == Engine::Auto => {
+                let _ = job.gpu_fallback.set(error);
+                let rest: Vec<usize> = ids
+                    .iter()
+                    .copied()
+                    .filter(|id| !finished.contains_key(id))
+                    .collect();
+                let values = self.run_on_cpu(job, &rest, on_task)?;
+                finished.extend(rest.into_iter().zip(values));
+                Ok(ids.iter().map(|id| finished[id]).collect())
+            }
+            result => result,
+        }
+    }
+
+    /// [`Counter::run`] on the CPU threads.
+    fn run_on_cpu(
         &self,
         job: &Job,
         ids: &[usize],
@@ -305,6 +426,12 @@ impl<'a> Counter<'a> {
             classes: self
                 .unique
                 .then(|| Classes::from_counts(n, solutions, rotation_fixed(n))),
+            #[cfg(feature = "gpu")]
+            adapter: job
+                .gpu
+                .as_ref()
+                .filter(|_| job.gpu_fallback.get().is_none())
+                .map(|gpu| gpu.adapter().clone()),
         }
     }
 }

@@ -20,6 +20,11 @@ pub enum Engine {
     Search(Symmetry),
     /// The join of half-boards ([`crate::join`]).
     Join,
+    /// The search's own tasks, with the [`Symmetry`] it exploits, counted on a GPU
+    /// (`crate::gpu`, in builds with the `gpu` feature; without it, an error). Its tasks and
+    /// their values are the search's, so a count it makes names [`Engine::Search`] (and
+    /// `Count::adapter` the GPU), and its journals and shards are the search's.
+    Gpu(Symmetry),
 }
 
 impl Engine {
@@ -33,13 +38,14 @@ impl Engine {
             Engine::Auto => "auto",
             Engine::Search(_) => "search",
             Engine::Join => "join",
+            Engine::Gpu(_) => "gpu",
         }
     }
 
     /// The search's symmetry; `None` for the other engines.
     pub fn symmetry(self) -> Option<Symmetry> {
         match self {
-            Engine::Search(symmetry) => Some(symmetry),
+            Engine::Search(symmetry) | Engine::Gpu(symmetry) => Some(symmetry),
             _ => None,
         }
     }
@@ -51,6 +57,7 @@ impl Engine {
             ("auto", None) => Some(Engine::Auto),
             ("join", None) => Some(Engine::Join),
             ("search", Some(symmetry)) => Symmetry::from_name(symmetry).map(Engine::Search),
+            ("gpu", Some(symmetry)) => Symmetry::from_name(symmetry).map(Engine::Gpu),
             _ => None,
         }
     }
@@ -76,6 +83,7 @@ impl std::fmt::Display for Engine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Engine::Search(symmetry) => write!(f, "search ({} symmetry)", symmetry.name()),
+            Engine::Gpu(symmetry) => write!(f, "gpu ({} symmetry)", symmetry.name()),
             other => f.write_str(other.name()),
         }
     }
@@ -110,6 +118,10 @@ impl Symmetry {
     }
 }
 
+/// What [`Engine::Gpu`] says in a build without the `gpu` feature.
+pub const NO_GPU_SUPPORT: &str =
+    "this build has no GPU support; build one with `cargo build --release --features gpu`";
+
 /// The numbered tasks of one count.
 pub enum Plan {
     /// Prefixes of the first rows.
@@ -131,9 +143,13 @@ impl Plan {
     /// never gives it one.
     pub fn new(n: u32, engine: Engine, depth: u32) -> Plan {
         match engine {
-            Engine::Search(Symmetry::Full) if n >= full::MIN_N => Plan::Full(full::tasks(n, depth)),
+            Engine::Search(Symmetry::Full) | Engine::Gpu(Symmetry::Full) if n >= full::MIN_N => {
+                Plan::Full(full::tasks(n, depth))
+            }
             Engine::Join => Plan::Join(join::Plan::new(n, depth)),
-            Engine::Auto | Engine::Search(_) => Plan::Mirror(split::tasks(n, depth)),
+            Engine::Auto | Engine::Search(_) | Engine::Gpu(_) => {
+                Plan::Mirror(split::tasks(n, depth))
+            }
         }
     }
 
@@ -141,9 +157,11 @@ impl Plan {
     /// each engine clamps it to what the board allows.
     pub fn effective_depth(n: u32, engine: Engine, depth: u32) -> u32 {
         match engine {
-            Engine::Search(Symmetry::Full) if n >= full::MIN_N => full::clamp_depth(n, depth),
+            Engine::Search(Symmetry::Full) | Engine::Gpu(Symmetry::Full) if n >= full::MIN_N => {
+                full::clamp_depth(n, depth)
+            }
             Engine::Join => join::clamp_depth(n, depth),
-            Engine::Auto | Engine::Search(_) => split::clamp_depth(n, depth),
+            Engine::Auto | Engine::Search(_) | Engine::Gpu(_) => split::clamp_depth(n, depth),
         }
     }
 

@@ -48,6 +48,10 @@ pub enum Error {
         /// The quarter table's share of it, in bytes.
         table: u64,
     },
+    /// The GPU engine failed: no adapter, a device lost, a shader that does not compile, a
+    /// search the driver stopped early; or this build has no GPU support.
+    #[error("GPU: {0}")]
+    Gpu(String),
     /// Writing the output failed.
     #[error("cannot write the output: {0}")]
     Output(String),

@@ -128,6 +128,39 @@ impl Rules for Weighted {
     }
 }
 
+/// What a completion is worth under a [`Weighted`] rule, for a search that places every row
+/// itself instead of leaving the last five to the closed form (the GPU engine's).
+#[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Ties {
+    /// Units per completion with 0, 1 or 2 ties.
+    pub units: [u64; 3],
+    /// The columns where a bottom-row queen is a tie.
+    pub bottom_columns: u32,
+    /// The board row whose side queen is a tie, if the closed form decided it.
+    pub side_row: Option<u32>,
+    /// The side columns.
+    pub side_columns: u32,
+}
+
+impl Weighted {
+    /// The weights of this rule on the n x n board, as [`Ties`].
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
+    pub(crate) fn ties(&self, n: u32) -> Ties {
+        let columns = |list: [u32; 2]| {
+            list.iter()
+                .filter(|&&c| c < n)
+                .fold(0u32, |mask, &c| mask | 1 << c)
+        };
+        Ties {
+            units: self.units,
+            bottom_columns: columns(self.bottom_ties),
+            side_row: self.side_row.map(|row| n - FINISH_ROWS + row),
+            side_columns: columns(self.sides),
+        }
+    }
+}
+
 /// Every task of the n x n board (`MIN_N <= n <= 32`) split at `depth` rows (1 or 2: the
 /// cases alone; more: each split by the placements of further rows), in task-number order.
 pub fn tasks(n: u32, depth: u32) -> Vec<FullTask> {

@@ -30,6 +30,8 @@ mod error;
 pub(crate) mod finish;
 pub mod format;
 pub(crate) mod full;
+#[cfg(feature = "gpu")]
+pub mod gpu;
 pub mod join;
 pub(crate) mod kernel;
 pub mod known;
@@ -45,7 +47,7 @@ pub mod trace;
 
 pub use counter::{Count, Counter, Job, Progress};
 pub use driver::{MAX_THREADS, default_threads};
-pub use engine::{Engine, Plan, Symmetry};
+pub use engine::{Engine, NO_GPU_SUPPORT, Plan, Symmetry};
 pub use error::Error;
 pub use solution::{Conflict, Solution, check_columns};
 pub use solutions::{Solutions, for_each_solution, solutions};

@@ -32,6 +32,11 @@ fn main() -> std::process::ExitCode {
         Config::Find(config) => cli::solve::find(config),
         Config::Verify(config) => cli::verify::run(config),
         Config::Merge(config) => cli::merge::run(config),
+        #[cfg(feature = "gpu")]
+        Config::GpuInfo => cli::gpu_info::run(),
+        // Refused by `Config::from_cli` in builds without the feature.
+        #[cfg(not(feature = "gpu"))]
+        Config::GpuInfo => Ok(ExitCode::Usage),
         Config::Completions(shell) => cli::completions::completions(*shell),
         Config::Man => cli::completions::man(),
         Config::Serve(config) => cli::serve::run(config),

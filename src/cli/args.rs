@@ -47,6 +47,9 @@ pub enum Command {
     /// Add up the results of `count --shard I/K` runs; refuses a set with a shard missing,
     /// given twice, of another run, or damaged.
     Merge(MergeArgs),
+    /// List the GPU adapters `count --engine gpu` can use (name, backend, device type), best
+    /// first (builds with the `gpu` feature).
+    GpuInfo,
     /// Print a completion script for a shell: `nqueens completions bash >
     /// ~/.local/share/bash-completion/completions/nqueens`.
     Completions {
@@ -191,7 +194,8 @@ pub struct CountArgs {
     /// The engine: `join` counts by joining half-boards (n = 4 to 25: its quarter table,
     /// 5 GB at n = 24, grows tenfold every two sizes), `search` by backtracking search
     /// (`dfs` is another name for it); `auto` takes the join engine from n = 14 on (and
-    /// within --max-memory), the search below.
+    /// within --max-memory), the search below; `gpu` runs the search on a GPU (builds with
+    /// the `gpu` feature).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto, value_name = "ENGINE")]
     pub engine: EngineArg,
 
@@ -206,6 +210,11 @@ pub struct CountArgs {
     /// search, which needs next to none.
     #[arg(long, value_name = "SIZE", value_parser = values::bytes)]
     pub max_memory: Option<u64>,
+
+    /// The GPU to count on: the first adapter whose name contains NAME (see `nqueens
+    /// gpu-info`). With --engine auto, the GPU is tried and the CPU counts if it fails.
+    #[arg(long, value_name = "NAME")]
+    pub gpu_adapter: Option<String>,
 
     /// Print one JSON object per board size (JSON Lines).
     #[arg(long)]
@@ -271,6 +280,8 @@ pub enum EngineArg {
     /// The backtracking search.
     #[value(alias = "dfs")]
     Search,
+    /// The search's tasks on a GPU (builds with the `gpu` feature).
+    Gpu,
 }
 
 /// `--symmetry`.

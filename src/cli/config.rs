@@ -26,6 +26,8 @@ pub enum Config {
     Verify(VerifyConfig),
     /// `merge`.
     Merge(MergeConfig),
+    /// `gpu-info`.
+    GpuInfo,
     /// `completions`: nothing to check.
     Completions(clap_complete::Shell),
     /// `man`.
@@ -72,6 +74,8 @@ impl Config {
                     json: *json,
                 })
             }
+            Command::GpuInfo if cfg!(feature = "gpu") => Config::GpuInfo,
+            Command::GpuInfo => return Err(nqueens::NO_GPU_SUPPORT.into()),
             Command::Completions { shell } => Config::Completions(*shell),
             Command::Man => Config::Man,
             Command::Serve(args) => Config::Serve(ServeConfig {
@@ -239,6 +243,8 @@ pub struct CountConfig {
     pub subtotals: Option<PathBuf>,
     /// Spread the tasks over MPI ranks (only in builds with the `mpi` feature).
     pub mpi: bool,
+    /// The GPU adapter asked for.
+    pub gpu_adapter: Option<String>,
 }
 
 impl CountConfig {
@@ -266,6 +272,9 @@ impl CountConfig {
         if let Some(path) = &args.checkpoint {
             must_be_regular(path, "a checkpoint journal")?;
         }
+        if (args.engine == EngineArg::Gpu || args.gpu_adapter.is_some()) && !cfg!(feature = "gpu") {
+            return Err(nqueens::NO_GPU_SUPPORT.into());
+        }
         // A symmetry is a setting of the search: asking for one asks for the search.
         let symmetry = args.symmetry.map(|s| match s {
             SymmetryArg::Full => Symmetry::Full,
@@ -278,11 +287,15 @@ impl CountConfig {
                         .into(),
                 );
             }
+            (EngineArg::Gpu, symmetry) => Engine::Gpu(symmetry.unwrap_or_default()),
             (EngineArg::Auto | EngineArg::Search, Some(symmetry)) => Engine::Search(symmetry),
             (EngineArg::Search, None) => Engine::SEARCH,
             (EngineArg::Auto, None) => Engine::Auto,
             (EngineArg::Join, None) => Engine::Join,
         };
+        if args.gpu_adapter.is_some() && !matches!(engine, Engine::Gpu(_) | Engine::Auto) {
+            return Err("--gpu-adapter goes with --engine gpu, or auto without --symmetry".into());
+        }
         // Refused before anything is counted, for every size of a range.
         for n in sizes.clone() {
             engine
@@ -314,6 +327,7 @@ impl CountConfig {
             shard: args.shard,
             subtotals: args.subtotals.clone(),
             mpi: args.mpi,
+            gpu_adapter: args.gpu_adapter.clone(),
         })
     }
 }

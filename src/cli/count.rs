@@ -38,6 +38,9 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         job.estimate_weights()?;
         let ran = run_job(config, &counter, &mut job)?;
         bar.finish();
+        if let Some(error) = job.gpu_fallback.get() {
+            eprintln!("warning: {error}; the CPU counted instead");
+        }
         if let Some((index, shards)) = config.shard {
             let units = ran.values.values().sum();
             let ids = ran.values.keys().copied().collect();
@@ -87,6 +90,9 @@ fn counter<'a>(
     }
     if let Some(depth) = config.split_depth {
         counter = counter.split_depth(depth);
+    }
+    if let Some(name) = &config.gpu_adapter {
+        counter = counter.gpu_adapter(name);
     }
     counter
 }

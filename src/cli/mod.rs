@@ -6,6 +6,8 @@ pub mod completions;
 pub mod config;
 pub mod count;
 pub mod exit;
+#[cfg(feature = "gpu")]
+pub mod gpu_info;
 pub mod interrupt;
 pub mod memory;
 pub mod merge;

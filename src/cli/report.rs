@@ -35,6 +35,12 @@ pub struct Row {
     /// How many shards were merged, for `merge`.
     #[serde(skip_serializing_if = "Option::is_none")]
     shards: Option<usize>,
+    /// The GPU that counted, for the GPU engine.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    adapter: Option<String>,
+    /// The API it was reached through (`vulkan`, `metal`, `dx12`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    backend: Option<String>,
 }
 
 /// What a count on this machine took.
@@ -80,6 +86,13 @@ impl Row {
             split_depth: count.split_depth,
         });
         row.ranks = ranks;
+        #[cfg(feature = "gpu")]
+        if let Some(gpu) = &count.adapter {
+            // The GPU counted the search's tasks: the engine is named after the GPU.
+            row.engine = nqueens::Engine::Gpu(nqueens::Symmetry::Full).name();
+            row.adapter = Some(gpu.name.clone());
+            row.backend = Some(gpu.backend.clone());
+        }
         row
     }
 
@@ -107,6 +120,8 @@ impl Row {
             matches,
             ranks: None,
             shards: None,
+            adapter: None,
+            backend: None,
         }
     }
 

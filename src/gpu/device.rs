@@ -1,0 +1,354 @@
+//! Everything that speaks wgpu: finding adapters, opening a device, compiling the search
+//! shader, and one dispatch of items with its readback. Every failure becomes an
+//! [`Error::Gpu`] of one line; every wait has a time limit, so a lost or stuck device is an
+//! error, never a hang.
+
+use super::AdapterInfo;
+use super::work::{Item, Rule};
+use crate::error::Error;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// The search shader.
+pub(crate) const SHADER: &str = include_str!("search.wgsl");
+
+/// Invocations per workgroup (the shader's `@workgroup_size`).
+const WORKGROUP: u32 = 64;
+
+/// The longest wait for one dispatch: far beyond what a bounded batch takes on any device
+/// (lavapipe on two cores takes well under a second), short of looking hung.
+const DISPATCH_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The instance over every backend this build has (Vulkan; Metal, DX12 where they exist).
+fn instance() -> wgpu::Instance {
+    wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env())
+}
+
+/// The adapters found, best first (discrete, integrated, virtual, software, other).
+pub(crate) fn adapters() -> Vec<(AdapterInfo, wgpu::Adapter)> {
+    let mut found: Vec<(AdapterInfo, wgpu::Adapter)> =
+        pollster::block_on(instance().enumerate_adapters(wgpu::Backends::all()))
+            .into_iter()
+            .map(|adapter| (describe(&adapter.get_info()), adapter))
+            .collect();
+    found.sort_by_key(|(info, _)| rank(&info.device_type));
+    found
+}
+
+fn describe(info: &wgpu::AdapterInfo) -> AdapterInfo {
+    let device_type = match info.device_type {
+        wgpu::DeviceType::DiscreteGpu => "discrete",
+        wgpu::DeviceType::IntegratedGpu => "integrated",
+        wgpu::DeviceType::VirtualGpu => "virtual",
+        wgpu::DeviceType::Cpu => "cpu",
+        wgpu::DeviceType::Other => "other",
+    };
+    AdapterInfo {
+        name: info.name.clone(),
+        backend: info.backend.to_str().to_string(),
+        device_type: device_type.to_string(),
+        driver: format!("{} {}", info.driver, info.driver_info)
+            .trim()
+            .to_string(),
+    }
+}
+
+fn rank(device_type: &str) -> usize {
+    ["discrete", "integrated", "virtual", "cpu"]
+        .iter()
+        .position(|&t| t == device_type)
+        .unwrap_or(4)
+}
+
+/// An open device with the search compiled for it.
+pub(crate) struct Device {
+    info: AdapterInfo,
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    pipeline: wgpu::ComputePipeline,
+    /// The first error the device reported outside an error scope (a lost device included).
+    trouble: Arc<Mutex<Option<String>>>,
+}
+
+/// A dispatch on its way: the buffer its results will be read from.
+pub(crate) struct Submitted {
+    staging: wgpu::Buffer,
+    items: usize,
+}
+
+impl Device {
+    /// Opens `adapter` and compiles `source` (the search shader; tests pass broken ones).
+    pub(crate) fn open(
+        info: AdapterInfo,
+        adapter: &wgpu::Adapter,
+        source: &str,
+    ) -> Result<Device, Error> {
+        let name = info.name.clone();
+        let fail = move |what: &str, detail: &dyn std::fmt::Display| {
+            Error::Gpu(format!("{what} on {name}: {}", first_line(detail)))
+        };
+        let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("nqueens"),
+            required_limits: adapter.limits(),
+            ..Default::default()
+        }))
+        .map_err(|e| fail("cannot open the device", &e))?;
+        let trouble = Arc::new(Mutex::new(None));
+        let keep = |trouble: &Arc<Mutex<Option<String>>>, message: String| {
+            let mut slot = trouble.lock().unwrap_or_else(|e| e.into_inner());
+            slot.get_or_insert(message);
+        };
+        let lost = Arc::clone(&trouble);
+        device.set_device_lost_callback(move |reason, message| {
+            keep(
+                &lost,
+                format!("the device was lost ({reason:?}): {message}"),
+            );
+        });
+        let uncaptured = Arc::clone(&trouble);
+        // wgpu's default handler panics; the library reports instead.
+        device.on_uncaptured_error(Arc::new(move |error: wgpu::Error| {
+            keep(&uncaptured, error.to_string());
+        }));
+
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("nqueens search"),
+            source: wgpu::ShaderSource::Wgsl(source.into()),
+        });
+        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+            label: Some("nqueens search"),
+            layout: None,
+            module: &module,
+            entry_point: Some("main"),
+            compilation_options: Default::default(),
+            cache: None,
+        });
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(fail("the search shader does not compile", &error));
+        }
+        let device = Device {
+            info,
+            device,
+            queue,
+            pipeline,
+            trouble,
+        };
+        device.check()?;
+        Ok(device)
+    }
+
+    /// The adapter's description.
+    pub(crate) fn info(&self) -> &AdapterInfo {
+        &self.info
+    }
+
+    /// The adapter's name.
+    pub(crate) fn name(&self) -> &str {
+        &self.info.name
+    }
+
+    /// Whether this is a software device (lavapipe, SwiftShader): no watchdog, but loop caps.
+    pub(crate) fn is_software(&self) -> bool {
+        self.info.device_type == "cpu"
+    }
+
+    /// The rule table in device memory.
+    pub(crate) fn rules_buffer(&self, rules: &[Rule]) -> Result<wgpu::Buffer, Error> {
+        // An empty binding is not allowed: a plan without tasks still binds one rule.
+        let fallback = [<Rule as bytemuck::Zeroable>::zeroed()];
+        let rules = if rules.is_empty() {
+            &fallback[..]
+        } else {
+            rules
+        };
+        self.upload(
+            "nqueens rules",
+            bytemuck::cast_slice(rules),
+            wgpu::BufferUsages::STORAGE,
+        )
+    }
+
+    /// A buffer holding `bytes`. Not `create_buffer_init`, which panics on a lost device.
+    fn upload(
+        &self,
+        label: &str,
+        bytes: &[u8],
+        usage: wgpu::BufferUsages,
+    ) -> Result<wgpu::Buffer, Error> {
+        self.check()?;
+        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size: bytes.len() as u64,
+            usage: usage | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        self.queue.write_buffer(&buffer, 0, bytes);
+        Ok(buffer)
+    }
+
+    /// Starts the search of `items` (at least one) on the n x n board, each invocation
+    /// allowed `budget` loop iterations.
+    pub(crate) fn submit(
+        &self,
+        n: u32,
+        budget: u32,
+        items: &[Item],
+        rules: &wgpu::Buffer,
+    ) -> Result<Submitted, Error> {
+        self.check()?;
+        let count = items.len() as u32;
+        let groups = count.div_ceil(WORKGROUP);
+        let max_groups = self
+            .device
+            .limits()
+            .max_compute_workgroups_per_dimension
+            .max(1);
+        let (groups_x, groups_y) = if groups <= max_groups {
+            (groups, 1)
+        } else {
+            (max_groups, groups.div_ceil(max_groups))
+        };
+        let params = [count, budget, n, groups_x * WORKGROUP];
+        let uniform = self.upload(
+            "nqueens params",
+            bytemuck::cast_slice(&params),
+            wgpu::BufferUsages::UNIFORM,
+        )?;
+        let input = self.upload(
+            "nqueens items",
+            bytemuck::cast_slice(items),
+            wgpu::BufferUsages::STORAGE,
+        )?;
+        let size = u64::from(count) * 8;
+        let output = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("nqueens results"),
+            size,
+            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+            mapped_at_creation: false,
+        });
+        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("nqueens readback"),
+            size,
+            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("nqueens bindings"),
+            layout: &self.pipeline.get_bind_group_layout(0),
+            entries: &[
+                entry(0, &uniform),
+                entry(1, &input),
+                entry(2, rules),
+                entry(3, &output),
+            ],
+        });
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, &bind_group, &[]);
+            pass.dispatch_workgroups(groups_x, groups_y, 1);
+        }
+        encoder.copy_buffer_to_buffer(&output, 0, &staging, 0, size);
+        self.queue.submit([encoder.finish()]);
+        Ok(Submitted {
+            staging,
+            items: items.len(),
+        })
+    }
+
+    /// Waits for a dispatch and returns (value, status) per item.
+    pub(crate) fn wait(&self, submitted: Submitted) -> Result<Vec<[u32; 2]>, Error> {
+        let mapped = Arc::new(Mutex::new(None));
+        let done = Arc::clone(&mapped);
+        submitted
+            .staging
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |result| {
+                *done.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
+            });
+        let polled = self.device.poll(wgpu::PollType::Wait {
+            submission_index: None,
+            timeout: Some(DISPATCH_TIMEOUT),
+        });
+        self.check()?;
+        if let Err(error) = polled {
+            return Err(Error::Gpu(format!(
+                "{} did not finish a batch: {}",
+                self.name(),
+                first_line(&error)
+            )));
+        }
+        match mapped.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            Some(Ok(())) => {}
+            Some(Err(error)) => {
+                return Err(Error::Gpu(format!(
+                    "cannot read the results back from {}: {}",
+                    self.name(),
+                    first_line(&error)
+                )));
+            }
+            None => {
+                return Err(Error::Gpu(format!(
+                    "{} finished a batch but its results never arrived",
+                    self.name()
+                )));
+            }
+        }
+        let view = submitted
+            .staging
+            .slice(..)
+            .get_mapped_range()
+            .map_err(|e| Error::Gpu(format!("cannot read the results back: {}", first_line(&e))))?;
+        let results: Vec<[u32; 2]> = bytemuck::cast_slice(&view).to_vec();
+        drop(view);
+        submitted.staging.unmap();
+        debug_assert_eq!(results.len(), submitted.items);
+        Ok(results)
+    }
+
+    /// The error the device reported on its own, if any.
+    fn check(&self) -> Result<(), Error> {
+        match self
+            .trouble
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+        {
+            Some(message) => Err(Error::Gpu(format!(
+                "{}: {}",
+                self.name(),
+                first_line(message)
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// Destroys the device, as a driver crash would; for the tests of the error paths.
+    #[cfg(test)]
+    pub(crate) fn destroy(&self) {
+        self.device.destroy();
+    }
+}
+
+fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
+    wgpu::BindGroupEntry {
+        binding,
+        resource: buffer.as_entire_binding(),
+    }
+}
+
+/// The first non-empty line of a message, trimmed: errors are one line.
+fn first_line(message: &dyn std::fmt::Display) -> String {
+    let text = message.to_string();
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next().unwrap_or("unknown error").to_string();
+    // wgpu's validation errors name the failing call first and the cause after it.
+    match lines.next_back() {
+        Some(cause) if cause != first => format!("{first} {cause}"),
+        _ => first,
+    }
+}

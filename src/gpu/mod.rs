@@ -1,0 +1,205 @@
+//! The search on a GPU, through wgpu (Vulkan on Linux and Windows, Metal on macOS, DX12 on
+//! Windows); built with the `gpu` feature.
+//!
+//! It counts the search's own numbered tasks ([`Plan::Mirror`] or [`Plan::Full`]), so a task's
+//! value is the number [`Plan::run`] gives and progress, checkpoints, shards and MPI treat GPU
+//! runs like any other. Each task is cut on the host into items a few rows from the bottom;
+//! one shader invocation (`search.wgsl`) counts the completions of one item by the bitmask
+//! search with an explicit stack, in 32-bit integers, and the host sums them in `u128`.
+//!
+//! No invocation runs more than a fixed number of loop iterations per dispatch: one that
+//! would is stopped by the shader itself and its item split by one more row on the host. That
+//! bounds the work of a dispatch (display GPUs have watchdogs), keeps every per-invocation
+//! count far below `u32::MAX`, and keeps under lavapipe's silent cap of 65,535 loop
+//! iterations. An invocation stopped by anything else (such a cap) leaves its result marked
+//! unfinished, and the whole count is refused with an error rather than returned wrong.
+//!
+//! ```no_run
+//! # #[cfg(feature = "gpu")] {
+//! use nqueens::{Engine, Plan, Symmetry};
+//! let gpu = nqueens::gpu::Gpu::open(None)?;
+//! let plan = Plan::new(12, Engine::Search(Symmetry::Mirror), 2);
+//! let ids: Vec<usize> = (0..plan.len()).collect();
+//! let values = gpu.run(12, &plan, &ids, &mut |_, _| {})?;
+//! assert_eq!(values.iter().sum::<u128>(), 14_200);
+//! # }
+//! # Ok::<(), nqueens::Error>(())
+//! ```
+
+mod device;
+mod work;
+
+use crate::engine::Plan;
+use crate::error::Error;
+use device::Device;
+use std::sync::atomic::AtomicBool;
+use work::{Shape, Tasks};
+
+/// A GPU adapter as the system reports it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AdapterInfo {
+    /// The adapter's name, e.g. `NVIDIA H200` or `llvmpipe (LLVM 15.0.6, 256 bits)`.
+    pub name: String,
+    /// The API wgpu reaches it through: `vulkan`, `metal`, `dx12`.
+    pub backend: String,
+    /// `discrete`, `integrated`, `virtual`, `cpu` (a software implementation) or `other`.
+    pub device_type: String,
+    /// The driver's name and version, as far as the system says.
+    pub driver: String,
+}
+
+/// Every adapter found, best first: discrete GPUs, integrated, virtual, software, other.
+/// Empty where there is no GPU driver (or, for Vulkan, no loader: `libvulkan1`).
+pub fn adapters() -> Vec<AdapterInfo> {
+    device::adapters()
+        .into_iter()
+        .map(|(info, _)| info)
+        .collect()
+}
+
+/// A GPU opened for counting, with the search compiled for it.
+pub struct Gpu {
+    device: Device,
+    shape: Shape,
+}
+
+impl Gpu {
+    /// Opens the best adapter ([`adapters`] order), or the first whose name contains `name`
+    /// (case-insensitive). Errors: no adapter at all, none that matches (the message lists
+    /// those found), or one that cannot run the search.
+    pub fn open(name: Option<&str>) -> Result<Gpu, Error> {
+        Gpu::open_with(name, device::SHADER)
+    }
+
+    fn open_with(name: Option<&str>, source: &str) -> Result<Gpu, Error> {
+        let found = device::adapters();
+        if found.is_empty() {
+            return Err(Error::Gpu(
+                "no GPU adapter found: a GPU driver is needed (for Vulkan on Debian or Ubuntu, \
+                 `apt-get install libvulkan1 mesa-vulkan-drivers` gives at least the software \
+                 one)"
+                    .into(),
+            ));
+        }
+        let wanted = name.map(str::to_lowercase);
+        let chosen = found.iter().find(|(info, _)| match &wanted {
+            Some(wanted) => info.name.to_lowercase().contains(wanted.as_str()),
+            None => true,
+        });
+        let Some((info, adapter)) = chosen else {
+            let names: Vec<String> = found
+                .iter()
+                .map(|(info, _)| format!("{} ({})", info.name, info.backend))
+                .collect();
+            return Err(Error::Gpu(format!(
+                "no GPU adapter's name contains '{}'; found: {}",
+                name.unwrap_or_default(),
+                names.join(", ")
+            )));
+        };
+        let device = Device::open(info.clone(), adapter, source)?;
+        let shape = if device.is_software() {
+            Shape::SOFTWARE
+        } else {
+            Shape::HARDWARE
+        };
+        Ok(Gpu { device, shape })
+    }
+
+    /// The adapter in use.
+    pub fn adapter(&self) -> &AdapterInfo {
+        self.device.info()
+    }
+
+    /// Sets the most loop iterations one invocation runs per dispatch before its item is
+    /// split further (default: 60,000 on software devices, 2^22 on others). Above 65,535,
+    /// lavapipe stops invocations early, which [`Gpu::run`] detects and refuses: a way to
+    /// check that guard. At most `u32::MAX / 24`, so that no count overflows.
+    pub fn budget(mut self, iterations: u32) -> Gpu {
+        self.shape.budget = iterations.clamp(1, u32::MAX / 24);
+        self
+    }
+
+    /// Sets how many rows are left below the items a task is first cut into (default 11 on
+    /// software devices, 13 on others; 4 to 32): fewer make more, smaller items.
+    pub fn item_rows(mut self, rows: u32) -> Gpu {
+        self.shape.rows_left = rows.clamp(4, 32);
+        self
+    }
+
+    /// Counts the tasks `ids` of `plan`, a plan of the search for the n x n board, and returns
+    /// their values (as [`Plan::run`] gives them) in the order of `ids`. `on_task(id, value)`
+    /// is called as each task finishes.
+    pub fn run(
+        &self,
+        n: u32,
+        plan: &Plan,
+        ids: &[usize],
+        on_task: &mut dyn FnMut(usize, u128),
+    ) -> Result<Vec<u128>, Error> {
+        self.run_until(n, plan, ids, on_task, &AtomicBool::new(false))
+    }
+
+    /// [`Gpu::run`], stopped with [`Error::Cancelled`] when `cancel` is set: it is read
+    /// before each batch of items is sent, so the count ends when the running batch does.
+    pub fn run_until(
+        &self,
+        n: u32,
+        plan: &Plan,
+        ids: &[usize],
+        on_task: &mut dyn FnMut(usize, u128),
+        cancel: &AtomicBool,
+    ) -> Result<Vec<u128>, Error> {
+        let tasks = Tasks::new(n, plan)?;
+        work::run(&self.device, &tasks, self.shape, ids, on_task, cancel)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Engine, Symmetry};
+
+    /// The device, or `None` (said loudly) where this machine has none.
+    fn gpu() -> Option<Gpu> {
+        if adapters().is_empty() {
+            eprintln!("SKIPPED: no GPU adapter (install libvulkan1 mesa-vulkan-drivers)");
+            return None;
+        }
+        Some(Gpu::open(None).unwrap())
+    }
+
+    #[test]
+    fn a_broken_shader_is_a_one_line_error() {
+        if adapters().is_empty() {
+            eprintln!("SKIPPED: no GPU adapter");
+            return;
+        }
+        let broken = device::SHADER.replace("~free + 1u", "-free");
+        let error = Gpu::open_with(None, &broken)
+            .err()
+            .expect("must not compile");
+        let message = error.to_string();
+        assert!(matches!(error, Error::Gpu(_)), "{error:?}");
+        assert!(message.contains("does not compile"), "{message}");
+        assert!(!message.contains('\n'), "{message}");
+    }
+
+    #[test]
+    fn a_destroyed_device_is_an_error_not_a_hang() {
+        let Some(gpu) = gpu() else { return };
+        let plan = Plan::new(10, Engine::Search(Symmetry::Mirror), 2);
+        let ids: Vec<usize> = (0..plan.len()).collect();
+        gpu.device.destroy();
+        let error = gpu.run(10, &plan, &ids, &mut |_, _| {}).unwrap_err();
+        assert!(matches!(error, Error::Gpu(_)), "{error:?}");
+        assert!(!error.to_string().contains('\n'), "{error}");
+    }
+
+    #[test]
+    fn the_join_plan_is_refused() {
+        let Some(gpu) = gpu() else { return };
+        let plan = Plan::new(12, Engine::Join, 1);
+        assert!(gpu.run(12, &plan, &[0], &mut |_, _| {}).is_err());
+    }
+}

@@ -1,0 +1,265 @@
+//! The GPU engine (feature `gpu`) on whatever Vulkan device the machine has; CI installs
+//! lavapipe, Mesa's Vulkan on the CPU. Without any adapter every test says SKIPPED and passes.
+
+use nqueens::gpu::{self, Gpu};
+use nqueens::{Engine, Plan, Symmetry, known};
+
+/// The GPU, or `None` (said loudly) where the machine has no adapter.
+fn gpu() -> Option<Gpu> {
+    if gpu::adapters().is_empty() {
+        eprintln!("SKIPPED: no GPU adapter (apt-get install libvulkan1 mesa-vulkan-drivers)");
+        return None;
+    }
+    Some(Gpu::open(None).expect("the adapter found opens"))
+}
+
+/// The total of the n x n board counted on `gpu`, split at `depth`.
+fn total(gpu: &Gpu, n: u32, method: Engine, depth: u32) -> u128 {
+    let plan = Plan::new(n, method, depth);
+    let ids: Vec<usize> = (0..plan.len()).collect();
+    let mut reported = vec![None; plan.len()];
+    let values = gpu
+        .run(n, &plan, &ids, &mut |id, value| {
+            assert!(
+                reported[id].replace(value).is_none(),
+                "task {id} reported twice"
+            );
+        })
+        .unwrap();
+    for (id, value) in values.iter().enumerate() {
+        assert_eq!(
+            reported[id],
+            Some(*value),
+            "n {n}: task {id} reported as it finished"
+        );
+    }
+    let units: u128 = values.iter().sum();
+    assert_eq!(units % plan.units_per_solution(), 0);
+    units / plan.units_per_solution()
+}
+
+#[test]
+fn every_board_up_to_15_gives_the_known_count() {
+    let Some(gpu) = gpu() else { return };
+    for n in 1..=15 {
+        // Both symmetries to 14; n = 15 by the faster full symmetry only (lavapipe: 4 s).
+        let methods: &[Engine] = if n <= 14 {
+            &[
+                Engine::Search(Symmetry::Mirror),
+                Engine::Search(Symmetry::Full),
+            ]
+        } else {
+            &[Engine::Search(Symmetry::Full)]
+        };
+        for &method in methods {
+            let depth = if n <= 12 { 1 + n % 3 } else { 3 };
+            assert_eq!(
+                Some(total(&gpu, n, method, depth)),
+                known::total(n),
+                "n {n} {method:?} depth {depth}"
+            );
+        }
+    }
+}
+
+#[test]
+fn tasks_of_17_have_their_cpu_values() {
+    let Some(gpu) = gpu() else { return };
+    for method in [
+        Engine::Search(Symmetry::Mirror),
+        Engine::Search(Symmetry::Full),
+    ] {
+        let plan = Plan::new(17, method, 4);
+        // Every 97th task: a spread of sizes, a few seconds of CPU.
+        let ids: Vec<usize> = (0..plan.len()).step_by(97).collect();
+        assert!(ids.len() >= 8);
+        let values = gpu.run(17, &plan, &ids, &mut |_, _| {}).unwrap();
+        for (&id, &value) in ids.iter().zip(&values) {
+            assert_eq!(value, plan.run(id), "{method:?} task {id}");
+        }
+    }
+}
+
+#[test]
+fn tiny_budgets_split_items_and_still_count_right() {
+    let Some(gpu) = gpu() else { return };
+    let gpu = gpu.budget(50).item_rows(9);
+    assert_eq!(total(&gpu, 12, Engine::Search(Symmetry::Full), 2), 14_200);
+    assert_eq!(total(&gpu, 11, Engine::Search(Symmetry::Mirror), 2), 2_680);
+}
+
+#[test]
+fn a_driver_that_stops_loops_early_is_refused() {
+    let Some(gpu) = gpu() else { return };
+    if !gpu.adapter().name.contains("llvmpipe") {
+        eprintln!("SKIPPED: only lavapipe is known to stop long loops");
+        return;
+    }
+    // Items of 15 rows run past lavapipe's 65,535 iterations, and the budget allows it.
+    let gpu = gpu.budget(10_000_000).item_rows(15);
+    let plan = Plan::new(16, Engine::Search(Symmetry::Mirror), 1);
+    let ids: Vec<usize> = (0..plan.len()).collect();
+    let error = gpu.run(16, &plan, &ids, &mut |_, _| {}).unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains("stopped a search"), "{message}");
+    assert!(!message.contains('\n'));
+}
+
+#[test]
+fn an_unknown_adapter_name_is_a_one_line_error_naming_those_found() {
+    if gpu::adapters().is_empty() {
+        eprintln!("SKIPPED: no GPU adapter");
+        return;
+    }
+    let error = Gpu::open(Some("no such adapter")).err().unwrap();
+    let message = error.to_string();
+    assert!(message.contains("'no such adapter'"), "{message}");
+    assert!(message.contains(&gpu::adapters()[0].name), "{message}");
+    assert!(!message.contains('\n'));
+}
+
+// The command line.
+
+fn nqueens() -> assert_cmd::Command {
+    let mut command = assert_cmd::Command::cargo_bin("nqueens").unwrap();
+    // Mesa's device-select layer complains about a missing XDG_RUNTIME_DIR; harmless.
+    command.env("NODEVICE_SELECT", "1");
+    command
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = nqueens().args(args).output().unwrap();
+    assert!(out.status.success(), "{args:?}: {out:?}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn count_engine_gpu_reports_its_adapter_in_json() {
+    let Some(gpu) = gpu() else { return };
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&["count", "13", "--engine", "gpu", "--json"])).unwrap();
+    assert_eq!(json["solutions"], 73_712);
+    assert_eq!(json["engine"], "gpu");
+    assert_eq!(json["symmetry"], "full");
+    assert_eq!(json["adapter"], gpu.adapter().name.as_str());
+    assert_eq!(json["backend"], gpu.adapter().backend.as_str());
+    assert_eq!(json["match"], true);
+    let table = stdout(&["count", "4..11", "--engine", "gpu", "--symmetry", "mirror"]);
+    assert_eq!(
+        table.lines().filter(|l| l.ends_with("yes")).count(),
+        8,
+        "{table}"
+    );
+}
+
+#[test]
+fn gpu_info_lists_the_adapters() {
+    if gpu().is_none() {
+        return;
+    }
+    let listed = stdout(&["gpu-info"]);
+    for adapter in gpu::adapters() {
+        assert!(listed.contains(&adapter.name), "{listed}");
+        assert!(listed.contains(&adapter.backend), "{listed}");
+    }
+}
+
+/// Keeps the journal's header and its first `keep` task records.
+fn cut_journal(path: &std::path::Path, keep: usize) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = text.lines().take(1 + keep).collect();
+    std::fs::write(path, lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn a_checkpoint_resumes_on_the_gpu_and_from_the_cpu() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("run.journal");
+    let path = journal.to_str().unwrap();
+    let args = ["count", "14", "--engine", "gpu", "--checkpoint", path];
+    assert_eq!(stdout(&args), "365596\n");
+    let tasks = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
+    assert!(tasks > 20);
+    cut_journal(&journal, tasks / 2);
+    assert_eq!(stdout(&args), "365596\n");
+    assert_eq!(
+        std::fs::read_to_string(&journal).unwrap().lines().count() - 1,
+        tasks
+    );
+    // The GPU counts the search's own tasks: a CPU run's journal resumes on the GPU.
+    let cpu = dir.path().join("cpu.journal");
+    let cpu_path = cpu.to_str().unwrap();
+    stdout(&["count", "13", "--engine", "dfs", "--checkpoint", cpu_path]);
+    cut_journal(&cpu, 10);
+    assert_eq!(
+        stdout(&["count", "13", "--engine", "gpu", "--checkpoint", cpu_path]),
+        "73712\n"
+    );
+}
+
+#[test]
+fn shards_counted_on_the_gpu_merge_with_shards_counted_on_the_cpu() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for (index, engine) in [(0, "gpu"), (1, "dfs"), (2, "gpu")] {
+        let shard = format!("{index}/3");
+        let out = stdout(&["count", "13", "--engine", engine, "--shard", &shard]);
+        let file = dir.path().join(format!("{index}.json"));
+        std::fs::write(&file, out).unwrap();
+        files.push(file.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(String::as_str));
+    assert_eq!(stdout(&args), "73712\n");
+}
+
+#[test]
+fn an_unknown_adapter_fails_in_one_line_and_auto_falls_back_to_the_cpu() {
+    if gpu().is_none() {
+        return;
+    }
+    let out = nqueens()
+        .args([
+            "count",
+            "12",
+            "--engine",
+            "gpu",
+            "--gpu-adapter",
+            "no such adapter",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with("error: GPU: no GPU adapter"), "{stderr}");
+
+    let out = nqueens()
+        .args(["count", "12", "--gpu-adapter", "no such adapter", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["solutions"], 14_200);
+    assert_eq!(json["engine"], "search");
+    assert!(json.get("adapter").is_none());
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("the CPU counted instead"), "{stderr}");
+}
+
+#[test]
+fn gpu_adapter_goes_with_the_gpu_or_auto_engine_only() {
+    let out = nqueens()
+        .args(["count", "12", "--engine", "dfs", "--gpu-adapter", "x"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--gpu-adapter goes with"));
+}

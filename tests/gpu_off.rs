@@ -1,0 +1,37 @@
+//! A build without the `gpu` feature says so, with how to get one, and exits 2.
+#![cfg(not(feature = "gpu"))]
+
+use assert_cmd::Command;
+
+#[test]
+fn engine_gpu_and_gpu_info_say_this_build_has_no_gpu_support() {
+    for args in [
+        &["count", "10", "--engine", "gpu"][..],
+        &["count", "10", "--gpu-adapter", "x"],
+        &["gpu-info"],
+    ] {
+        let out = Command::cargo_bin("nqueens")
+            .unwrap()
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains("no GPU support"), "{stderr}");
+        assert!(
+            stderr.contains("cargo build --release --features gpu"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn the_library_says_so_too() {
+    let error = nqueens::Counter::new()
+        .engine(nqueens::Engine::Gpu(nqueens::Symmetry::Full))
+        .count(8)
+        .unwrap_err();
+    assert!(matches!(error, nqueens::Error::Gpu(_)), "{error:?}");
+}
