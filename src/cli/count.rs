@@ -287,7 +287,10 @@ mod tests {
         ] {
             let least = least_limit(needed, fixed);
             assert!(engine_share(least, fixed) >= needed, "{needed} {fixed}");
-            assert!(least - (needed + fixed) <= (needed + fixed) / 15 + 1, "{needed} {fixed}");
+            assert!(
+                least - (needed + fixed) <= (needed + fixed) / 15 + 1,
+                "{needed} {fixed}"
+            );
         }
     }
 }
