@@ -297,8 +297,8 @@ fn a_memory_limit_too_small_for_n_25_is_refused_without_building_the_table() {
 fn the_least_memory_limit_is_one_stable_figure_that_is_enough() {
     // Regression: the figure moved with the limit given (18 MiB at 1K, 19 MiB at 18M) and
     // was printed as a sum of rounded parts.
-    let least = |limit: &str| {
-        let out = nqueens()
+    let join_16 = |limit: &str| {
+        nqueens()
             .args([
                 "count",
                 "16",
@@ -310,7 +310,9 @@ fn the_least_memory_limit_is_one_stable_figure_that_is_enough() {
                 limit,
             ])
             .assert()
-            .code(1);
+    };
+    let least = |limit: &str| {
+        let out = join_16(limit).code(1);
         let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
         stderr
             .split("needs at least ")
@@ -324,18 +326,7 @@ fn the_least_memory_limit_is_one_stable_figure_that_is_enough() {
     let mib = |figure: &str| -> u64 { figure.trim_end_matches('M').parse().unwrap() };
     let (at_1k, at_2m) = (mib(&least("1K")), mib(&least("2M")));
     assert!(at_1k.abs_diff(at_2m) <= 4, "{at_1k}M at 1K, {at_2m}M at 2M");
-    nqueens()
-        .args([
-            "count",
-            "16",
-            "--engine",
-            "join",
-            "-j",
-            "1",
-            "--max-memory",
-            &format!("{}M", at_1k.max(at_2m) + 4),
-        ])
-        .assert()
+    join_16(&format!("{}M", at_1k.max(at_2m) + 4))
         .success()
         .stdout("14772512\n");
 }

@@ -452,7 +452,10 @@ fn ctrl_c_stops_the_server_cleanly() {
     let (status, stderr) = server.interrupt();
     assert!(status.success(), "{status:?} {stderr}");
     assert!(stderr.contains("stopped"), "{stderr}");
-    assert!(started.elapsed() < Duration::from_secs(5));
+    // Regression: the stop reached only one of its two listeners, and a count stream still
+    // open held the server until its running tasks ended (over 5 s on a loaded machine).
+    // The bound is far above the half-second grace, so that only a hang fails it.
+    assert!(started.elapsed() < Duration::from_secs(30));
 }
 
 #[test]

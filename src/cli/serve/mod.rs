@@ -24,7 +24,7 @@ use nqueens::browse::Index;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::{Notify, OnceCell};
+use tokio::sync::OnceCell;
 
 /// The largest board the page handles (the engines' limit).
 const MAX_N: u32 = 32;
@@ -93,14 +93,20 @@ async fn serve(config: &ServeConfig) -> Result<ExitCode> {
         jobs: Jobs::new(),
         indexes: (1..=api::MAX_INDEX_N).map(|_| OnceCell::new()).collect(),
     });
-    let stop = Arc::new(Notify::new());
+    // A watch, not a `Notify`: both the graceful shutdown and the grace period below must
+    // hear the stop (`notify_one` woke only the first, and a stream left open by a client
+    // then held the server until the client went away).
+    let (stop, stopping) = tokio::sync::watch::channel(false);
     {
-        let (stop, jobs) = (stop.clone(), state.jobs.clone());
+        let jobs = state.jobs.clone();
         super::interrupt::on_interrupt(Box::new(move || {
             jobs.cancel_all();
-            stop.notify_one();
+            let _ = stop.send(true);
         }));
     }
+    let stopped = |mut stopping: tokio::sync::watch::Receiver<bool>| async move {
+        let _ = stopping.wait_for(|&stop| stop).await;
+    };
     let mut app = router(state);
     if addr.ip().is_loopback() {
         app = app.layer(axum::middleware::from_fn(loopback_host_only));
@@ -109,18 +115,15 @@ async fn serve(config: &ServeConfig) -> Result<ExitCode> {
         listener,
         app.into_make_service_with_connect_info::<SocketAddr>(),
     )
-    .with_graceful_shutdown({
-        let stop = stop.clone();
-        async move { stop.notified().await }
-    });
-    let stopped = async {
-        stop.notified().await;
+    .with_graceful_shutdown(stopped(stopping.clone()));
+    let grace = async {
+        stopped(stopping).await;
         // Streams still open (a trace being read) get a moment to end.
         tokio::time::sleep(GRACE).await;
     };
     tokio::select! {
         result = server => result.context("the server failed")?,
-        () = stopped => {}
+        () = grace => {}
     }
     eprintln!("stopped");
     Ok(ExitCode::Success)
