@@ -219,13 +219,14 @@ impl Cluster {
             bail!("cannot start MPI (was it started already?)");
         };
         let world = universe.world();
-        if let Some(launched) = nqueens::cluster::launcher_ranks() {
-            if launched > 1 && world.size() == 1 {
-                eprintln!(
-                    "warning: the launcher started {launched} ranks, but this program sees only one: \
+        if let Some(launched) = nqueens::cluster::launcher_ranks()
+            && launched > 1
+            && world.size() == 1
+        {
+            eprintln!(
+                "warning: the launcher started {launched} ranks, but this program sees only one: \
                      it was probably built against another MPI library than the launcher's"
-                );
-            }
+            );
         }
         if world.rank() != 0 {
             nqueens::cluster::count(counter, job, &[], &BTreeMap::new(), &world, &|_, _| {})?;
