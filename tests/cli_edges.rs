@@ -2,25 +2,13 @@
 //! are links, devices, FIFOs or full disks, file modes, endless and binary input to `verify`,
 //! progress in a log file, the interrupt message, shell completions and the manual page.
 
-use assert_cmd::Command;
+mod cli_support;
+
+use cli_support::{nqueens, stdout};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::process::Stdio;
-
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").unwrap()
-}
-
-fn stdout(args: &[&str]) -> Vec<u8> {
-    nqueens()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone()
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()

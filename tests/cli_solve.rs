@@ -1,25 +1,13 @@
 //! `solve`, `find` and `verify` as a user runs them: every format, thread-count independence,
 //! read-back, limits, closed pipes, files, and bad input.
 
-use assert_cmd::Command;
+mod cli_support;
+
+use cli_support::{nqueens, stdout};
 use std::io::Read;
 use std::process::Stdio;
 
 const FORMATS: [&str; 6] = ["perm", "board", "flat", "json", "leetcode", "svg"];
-
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").unwrap()
-}
-
-fn stdout(args: &[&str]) -> Vec<u8> {
-    nqueens()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone()
-}
 
 #[test]
 fn output_is_the_same_bytes_for_any_thread_count() {
