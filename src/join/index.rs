@@ -4,22 +4,73 @@
 use super::Shape;
 use super::simd::Gather;
 
-/// How a rest of `width` bits is cut into chunks, each with a table of the ANDs of every
-/// combination of its bits: (bits per chunk, chunks). A query costs one lookup per chunk, a
-/// block's tables `chunks << bits` words to build: 6-bit chunks while 5 of them do, wider
-/// ones (up to 8) to keep to 5 (measured at n = 18 and 20: 5 chunks of 7 bits beat 6 of 6,
-/// 5 of 6 beat 5 of 7).
-pub(super) fn chunking(width: u32) -> (u32, usize) {
-    let mut bits = 6;
-    while bits < 8 && width.div_ceil(bits) > 5 {
-        bits += 1;
-    }
-    (bits, width.div_ceil(bits).max(1) as usize)
+/// How a rest of `width` bits is cut into chunks, each with a table row for every value of
+/// its bits: a query reads one row per chunk and group, and a group's table holds the rows of
+/// every chunk. The bits are spread evenly over the chunks (31 bits: 7, 6, 6, 6, 6).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Chunking {
+    /// Each chunk's bits, the low chunk first.
+    widths: [u32; MAX_CHUNKS],
+    count: usize,
 }
 
-/// Half-boards a bucket is filled to at most, about: fewer buckets prune less, smaller ones
-/// leave the vectors of a region part empty.
-pub(super) const BUCKET_TARGET: usize = 512;
+/// The most chunks a rest is cut into.
+pub(super) const MAX_CHUNKS: usize = 8;
+
+/// The widest chunk, in bits, while [`MAX_CHUNKS`] suffice: a query reads one row per chunk
+/// and group, a group's table has `2^bits` rows per chunk, 64 bytes each. Chunks of 5 and 6
+/// bits (a 14 KB table at n = 20, within the first-level cache) measured a little faster at
+/// n = 18 and 20 than chunks of 6 and 7 (24 KB) and clearly faster than 8 (56 KB).
+const WIDEST_CHUNK: u32 = 6;
+
+impl Chunking {
+    /// The chunking of a rest of `width` (at most 64) bits.
+    pub(super) fn new(width: u32) -> Chunking {
+        let widest = WIDEST_CHUNK.max(width.div_ceil(MAX_CHUNKS as u32));
+        let count = width.div_ceil(widest).max(1);
+        let mut widths = [0; MAX_CHUNKS];
+        for (c, w) in widths[..count as usize].iter_mut().enumerate() {
+            // The first `width % count` chunks take one bit more.
+            *w = width / count + u32::from((c as u32) < width % count);
+        }
+        Chunking {
+            widths,
+            count: count as usize,
+        }
+    }
+
+    /// The rows of a group's table: one per value of each chunk.
+    pub(super) fn rows(&self) -> usize {
+        self.widths[..self.count].iter().map(|w| 1usize << w).sum()
+    }
+
+    /// How many chunks.
+    pub(super) fn count(&self) -> usize {
+        self.count
+    }
+
+    /// For each chunk: where its bits start in a rest, its mask, and its first row.
+    fn places<const CHUNKS: usize>(&self) -> [(u32, u64, u32); CHUNKS] {
+        let mut shift = 0;
+        let mut row = 0;
+        std::array::from_fn(|c| {
+            let w = self.widths[c];
+            let place = (shift, (1u64 << w) - 1, row);
+            shift += w;
+            row += 1 << w;
+            place
+        })
+    }
+}
+
+/// Half-boards a bucket is filled to at most, about, counting hard and soft cuts ([`Keys`]):
+/// fewer cuts prune less, more cost a pass over more query buckets. Measured at n = 18 and
+/// 20 with groups of 512: 512 with no soft cuts left groups 56 % full; 256 with the last two
+/// cuts soft was 10 % faster.
+pub(super) const BUCKET_TARGET: usize = 256;
+
+/// How many of a piece's cuts are soft ([`Keys`]).
+const SOFT_CUTS: usize = 2;
 
 /// The most bucket bits (central diagonals) a piece is filed by.
 pub(super) const MAX_CUTS: usize = 12;
@@ -80,16 +131,19 @@ pub(super) struct Squeeze {
 }
 
 impl Squeeze {
+    /// The first `count` cuts of `plan`.
     pub(super) fn new(plan: &CutPlan, count: usize) -> Squeeze {
+        Squeeze::from_positions(&plan.order[..count], plan.width)
+    }
+
+    /// Cuts at `positions` (distinct, below `width`) of patterns `width` bits wide.
+    fn from_positions(positions: &[u32], width: u32) -> Squeeze {
+        let count = positions.len();
         let mut cuts = [0u32; MAX_CUTS];
-        cuts[..count].copy_from_slice(&plan.order[..count]);
+        cuts[..count].copy_from_slice(positions);
         cuts[..count].sort_unstable_by(|a, b| b.cmp(a));
         let cut_mask = cuts[..count].iter().fold(0u64, |m, &b| m | 1 << b);
-        let width_mask = if plan.width == 64 {
-            !0
-        } else {
-            (1u64 << plan.width) - 1
-        };
+        let width_mask = if width == 64 { !0 } else { (1u64 << width) - 1 };
         Squeeze {
             cuts,
             count,
@@ -113,51 +167,100 @@ impl Squeeze {
     }
 }
 
+/// The bucket of a pattern: its hard cuts (squeezed out of the rest; a query skips the
+/// indexed buckets that hold one of its own) above its soft cuts (kept in the rest; they
+/// only order a hard bucket's members, so that its groups are filled whole and a query skips
+/// a group when no member's soft cuts are clear of its own).
+#[derive(Clone, Copy)]
+pub(super) struct Keys {
+    hard: Squeeze,
+    soft: Squeeze,
+    soft_count: usize,
+}
+
+impl Keys {
+    fn new(plan: &CutPlan, hard: usize, soft: usize) -> Keys {
+        let hard_positions = &plan.order[..hard];
+        // A soft cut's place in the rest: below it, the hard cuts are squeezed out.
+        let soft_positions: Vec<u32> = plan.order[hard..hard + soft]
+            .iter()
+            .map(|&p| p - hard_positions.iter().filter(|&&h| h < p).count() as u32)
+            .collect();
+        Keys {
+            hard: Squeeze::new(plan, hard),
+            soft: Squeeze::from_positions(&soft_positions, plan.width - hard as u32),
+            soft_count: soft,
+        }
+    }
+
+    /// (bucket, rest): the hard cuts' bits above the soft cuts' bits, and the pattern without
+    /// its hard cuts.
+    #[inline(always)]
+    fn split<G: Gather>(&self, gather: G, pattern: u64) -> (usize, u64) {
+        let (hard, rest) = gather.split(&self.hard, pattern);
+        let (soft, _) = gather.split(&self.soft, rest);
+        ((hard << self.soft_count) | soft, rest)
+    }
+
+    fn buckets(&self) -> usize {
+        1 << (self.hard.count + self.soft_count)
+    }
+}
+
+/// Words in a row of a group: one bit per half-board, 512 half-boards to a group, one
+/// AVX-512 vector (two AVX2 ones) per row.
+pub(super) const GROUP: usize = 8;
+
+/// The half-boards a group holds.
+const GROUP_MEMBERS: usize = 64 * GROUP;
+
+/// One row of a group's table: bit `j` of word `k` stands for member `64 k + j`.
+type Row = [u64; GROUP];
+
 /// Half-boards of one piece, bucketed and bit-sliced for counting.
 ///
-/// A bucket of `blocks` blocks of 64 half-boards is one region: for each chunk `c` of the
-/// pattern's rest and each value `v` of its bits, `blocks` words side by side, bit `j` of word
-/// `k` set when half-board `j` of block `k` exists and holds none of the diagonals of `v`. A
-/// query reads one run of `blocks` words per chunk and ANDs the runs, which the compiler turns
-/// into vector instructions.
+/// A bucket's half-boards are cut into groups of up to 512. A group's table has one row for
+/// each chunk `c` of the pattern's rest and each value `v` of its bits, at `c << bits | v`: the
+/// members that hold none of the diagonals of `v`. A query counts its partners in a group by
+/// ANDing one row per chunk and counting the bits. The rows a query reads have the same
+/// numbers in every group, so they are worked out once per query and bucket of queries
+/// ([`Index::count`]), not once per group visited.
 #[derive(Default)]
 pub(super) struct Index {
-    squeeze: Option<Squeeze>,
-    /// Bits per chunk of a rest, and chunks ([`chunking`]).
-    bits: u32,
-    chunks: usize,
-    /// Bucket `b`: its blocks and where its region starts in `tables`.
-    blocks: Vec<u32>,
-    region: Vec<usize>,
-    tables: Vec<u64>,
+    keys: Option<Keys>,
+    /// How a rest is cut into chunks.
+    chunking: Chunking,
+    /// Hard bucket `b`'s groups are `starts[b]..starts[b + 1]`.
+    starts: Vec<u32>,
+    /// For each group, the soft cut values its members have, as bits.
+    softs: Vec<u32>,
+    /// Group `g`'s table is `tables[g * rows..][..rows]`, `rows = chunking.rows()`.
+    tables: Vec<Row>,
     /// Scratch: patterns' rests sorted by bucket, with bucket bounds.
     sorted: Vec<u64>,
     bounds: Vec<u32>,
     /// The other side's rests sorted by bucket.
     queries: Vec<u64>,
     query_bounds: Vec<u32>,
-    /// Scratch of [`fill_region`].
-    held: Vec<u64>,
+    /// The row numbers each query of a bucket reads, `chunks` to a query.
+    rows: Vec<u32>,
 }
-
-/// Blocks of a region come in multiples of this, so that the ANDs run on whole vectors.
-pub(super) const LANES: u32 = 4;
 
 impl Index {
     /// Sorts `patterns` by bucket into `sorted`, filling `bounds` (buckets + 1 entries).
     #[inline(always)]
     fn bucket<G: Gather>(
         gather: G,
-        squeeze: &Squeeze,
+        keys: &Keys,
         patterns: &[u64],
         sorted: &mut Vec<u64>,
         bounds: &mut Vec<u32>,
     ) {
-        let buckets = 1usize << squeeze.count;
+        let buckets = keys.buckets();
         bounds.clear();
         bounds.resize(buckets + 2, 0);
         for &p in patterns {
-            bounds[gather.split(squeeze, p).0 + 2] += 1;
+            bounds[keys.split(gather, p).0 + 2] += 1;
         }
         for b in 0..buckets {
             bounds[b + 2] += bounds[b + 1];
@@ -167,7 +270,7 @@ impl Index {
         sorted.resize(patterns.len(), 0);
         // bounds[b + 1] is where bucket b's next member goes; afterwards it is its end.
         for &p in patterns {
-            let (b, rest) = gather.split(squeeze, p);
+            let (b, rest) = keys.split(gather, p);
             sorted[bounds[b + 1] as usize] = rest;
             bounds[b + 1] += 1;
         }
@@ -180,67 +283,113 @@ impl Index {
         while cuts < plan.usable && (patterns.len() >> cuts) > BUCKET_TARGET {
             cuts += 1;
         }
-        let squeeze = Squeeze::new(plan, cuts);
-        let rest_width = plan.width - cuts as u32;
-        (self.bits, self.chunks) = chunking(rest_width);
+        let soft = SOFT_CUTS.min(cuts);
+        let hard = cuts - soft;
+        let keys = Keys::new(plan, hard, soft);
+        let rest_width = plan.width - hard as u32;
+        self.chunking = Chunking::new(rest_width);
         let mut sorted = std::mem::take(&mut self.sorted);
         let mut bounds = std::mem::take(&mut self.bounds);
-        Self::bucket(gather, &squeeze, patterns, &mut sorted, &mut bounds);
-        let buckets = 1usize << cuts;
-        let per_value = self.chunks << self.bits;
-        self.blocks.clear();
-        self.region.clear();
-        let mut size = 0usize;
-        for b in 0..buckets {
-            let members = bounds[b + 1] - bounds[b];
-            let blocks = members.div_ceil(64).next_multiple_of(LANES);
-            self.blocks.push(blocks);
-            self.region.push(size);
-            size += per_value * blocks as usize;
+        Self::bucket(gather, &keys, patterns, &mut sorted, &mut bounds);
+        let softs = 1usize << soft;
+        self.starts.clear();
+        self.starts.push(0);
+        self.softs.clear();
+        for b in 0..1usize << hard {
+            let (start, end) = (bounds[b * softs], bounds[(b + 1) * softs]);
+            let mut value = 0;
+            for first in (start..end).step_by(GROUP_MEMBERS) {
+                let last = end.min(first + GROUP_MEMBERS as u32);
+                // The soft values of the members first..last.
+                let mut present = 0u32;
+                while bounds[b * softs + value + 1] <= first {
+                    value += 1;
+                }
+                let mut v = value;
+                while v < softs && bounds[b * softs + v] < last {
+                    if bounds[b * softs + v + 1] > bounds[b * softs + v] {
+                        present |= 1 << v;
+                    }
+                    v += 1;
+                }
+                self.softs.push(present);
+            }
+            self.starts.push(self.softs.len() as u32);
         }
+        let groups = self.softs.len();
+        let rows = self.chunking.rows();
         self.tables.clear();
-        // Exact reservations here and below: a doubling vector could hold twice what a
-        // memory limit allowed for.
-        self.tables.reserve_exact(size);
-        for b in 0..buckets {
-            let members = &sorted[bounds[b] as usize..bounds[b + 1] as usize];
-            fill_region(
-                &mut self.tables,
-                &mut self.held,
-                members,
-                self.blocks[b] as usize,
-                (self.bits, self.chunks),
-            );
+        // Exact: a doubling vector could hold twice what a memory limit allowed for. Every
+        // row is written below; the zeros only make them initialised.
+        self.tables.reserve_exact(groups * rows);
+        self.tables.resize(groups * rows, [0; GROUP]);
+        for b in 0..1usize << hard {
+            let members = &sorted[bounds[b * softs] as usize..bounds[(b + 1) * softs] as usize];
+            let first = self.starts[b] as usize;
+            for (g, group) in members.chunks(GROUP_MEMBERS).enumerate() {
+                let table = &mut self.tables[(first + g) * rows..][..rows];
+                fill_group(table, group, &self.chunking);
+            }
         }
         self.sorted = sorted;
         self.bounds = bounds;
-        self.squeeze = Some(squeeze);
+        self.keys = Some(keys);
     }
 
     /// The pairs of `patterns` and indexed patterns that share no diagonal.
     #[inline(always)]
     pub(super) fn count<G: Gather>(&mut self, gather: G, patterns: &[u64]) -> u64 {
-        let squeeze = self.squeeze.expect("index built");
+        // Constants for the compiler: the loop over a query's rows is unrolled.
+        macro_rules! dispatch {
+            ($($c:literal),*) => {
+                match self.chunking.count() {
+                    $($c => self.count_with::<G, $c>(gather, patterns),)*
+                    _ => unreachable!("patterns are at most 64 bits wide"),
+                }
+            };
+        }
+        dispatch!(1, 2, 3, 4, 5, 6, 7, 8)
+    }
+
+    #[inline(always)]
+    fn count_with<G: Gather, const CHUNKS: usize>(&mut self, gather: G, patterns: &[u64]) -> u64 {
+        let keys = self.keys.expect("index built");
         let mut queries = std::mem::take(&mut self.queries);
         let mut bounds = std::mem::take(&mut self.query_bounds);
-        Self::bucket(gather, &squeeze, patterns, &mut queries, &mut bounds);
-        let buckets = 1usize << squeeze.count;
-        let all = buckets - 1;
-        let per_value = self.chunks << self.bits;
+        let mut rows = std::mem::take(&mut self.rows);
+        Self::bucket(gather, &keys, patterns, &mut queries, &mut bounds);
+        let buckets = keys.buckets();
+        let soft_count = keys.soft_count;
+        let all = (1usize << keys.hard.count) - 1;
+        let places = self.chunking.places::<CHUNKS>();
+        let per_group = self.chunking.rows();
         let mut total = 0;
         for x in 0..buckets {
             let qs = &queries[bounds[x] as usize..bounds[x + 1] as usize];
             if qs.is_empty() {
                 continue;
             }
-            // Indexed buckets that hold none of the cut diagonals this bucket holds.
-            let free = all & !x;
+            rows.clear();
+            for &q in qs {
+                for (shift, mask, first) in places {
+                    rows.push(first + ((q >> shift) & mask) as u32);
+                }
+            }
+            // Indexed buckets that hold none of the hard cut diagonals this bucket holds,
+            // and their groups with a member clear of its soft ones.
+            let free = all & !(x >> soft_count);
+            let soft = x & ((1 << soft_count) - 1);
+            let clear = (0..1usize << soft_count)
+                .filter(|v| v & soft == 0)
+                .fold(0u32, |m, v| m | 1 << v);
             let mut y = free;
             loop {
-                let blocks = self.blocks[y] as usize;
-                if blocks > 0 {
-                    let region = &self.tables[self.region[y]..][..per_value * blocks];
-                    total += count_region(region, blocks, (self.bits, self.chunks), qs);
+                for g in self.starts[y] as usize..self.starts[y + 1] as usize {
+                    if self.softs[g] & clear == 0 {
+                        continue;
+                    }
+                    let table = &self.tables[g * per_group..][..per_group];
+                    total += count_group::<CHUNKS>(table, &rows);
                 }
                 if y == 0 {
                     break;
@@ -250,60 +399,46 @@ impl Index {
         }
         self.queries = queries;
         self.query_bounds = bounds;
+        self.rows = rows;
         total
     }
 }
 
-/// Appends the region of one bucket (`blocks` blocks, the last ones empty padding) to
-/// `tables`, in the order the queries read it. `held` is scratch.
+/// Writes the table of one group of `members` (at most 512) into `table`.
 #[inline(always)]
-fn fill_region(
-    tables: &mut Vec<u64>,
-    held: &mut Vec<u64>,
-    members: &[u64],
-    blocks: usize,
-    (bits, chunks): (u32, usize),
-) {
-    if blocks == 0 {
-        return;
-    }
-    let size = 1usize << bits;
-    // held[bit * blocks + k]: the half-boards of block k that hold `bit`, by transposing the
-    // block's bit matrix; the padding blocks hold nothing and have no half-boards.
-    held.clear();
-    held.resize(64 * blocks, 0);
+fn fill_group(table: &mut [Row], members: &[u64], chunking: &Chunking) {
+    // held[bit]: the members that hold `bit`, by transposing each block's bit matrix.
+    let mut held = [[0u64; GROUP]; 64];
+    let mut present = [0u64; GROUP];
     for (k, block) in members.chunks(64).enumerate() {
         let mut matrix = [0u64; 64];
         matrix[..block.len()].copy_from_slice(block);
         transpose(&mut matrix);
         for (bit, &word) in matrix.iter().enumerate() {
-            held[bit * blocks + k] = word;
+            held[bit][k] = word;
         }
+        present[k] = if block.len() == 64 {
+            !0
+        } else {
+            (1u64 << block.len()) - 1
+        };
     }
-    // The half-boards block k has: all 64 but in the last one, none in the padding.
-    let present = |k: usize| match members.len().saturating_sub(k * 64) {
-        0 => 0,
-        have if have >= 64 => !0,
-        have => (1u64 << have) - 1,
-    };
-    let start = tables.len();
-    tables.resize(start + chunks * size * blocks, 0);
-    let region = &mut tables[start..];
-    // Each value's words are those of the value without its lowest bit, less the half-boards
-    // that hold that bit; value 0 holds no diagonal, so every half-board is free of it.
-    for (c, table) in region.chunks_exact_mut(size * blocks).enumerate() {
-        for (k, word) in table[..blocks].iter_mut().enumerate() {
-            *word = present(k);
-        }
-        for v in 1..size {
-            let (done, rest) = table.split_at_mut(v * blocks);
-            let from = &done[(v & (v - 1)) * blocks..][..blocks];
-            let bit = c * bits as usize + v.trailing_zeros() as usize;
-            let holders = &held[bit * blocks..][..blocks];
-            for ((word, &f), &h) in rest[..blocks].iter_mut().zip(from).zip(holders) {
+    // Each value's row is that of the value without its lowest bit, less the members that
+    // hold that bit; value 0 holds no diagonal, so every member is free of it.
+    let mut table = table;
+    let mut shift = 0;
+    for &bits in &chunking.widths[..chunking.count] {
+        let (rows, rest) = table.split_at_mut(1 << bits);
+        table = rest;
+        rows[0] = present;
+        for v in 1..rows.len() {
+            let from = rows[v & (v - 1)];
+            let holders = &held[shift + v.trailing_zeros() as usize];
+            for ((word, f), h) in rows[v].iter_mut().zip(from).zip(holders) {
                 *word = f & !h;
             }
         }
+        shift += bits as usize;
     }
 }
 
@@ -327,77 +462,88 @@ pub(super) fn transpose(a: &mut [u64; 64]) {
     }
 }
 
-/// The hot loop: for every query rest in `qs`, the half-boards of a region it shares no
-/// diagonal with. No allocation, no branch on the data.
+/// The hot loop: for every query (its `CHUNKS` row numbers in `rows`), the members of a
+/// group it shares no diagonal with. No allocation, no branch on the data.
 #[inline(always)]
-fn count_region(region: &[u64], blocks: usize, (bits, chunks): (u32, usize), qs: &[u64]) -> u64 {
-    // Constants for the compiler: a run-time chunk width made this loop half as fast again.
-    macro_rules! dispatch {
-        ($($c:literal),*) => {
-            match (bits, chunks) {
-                $((6, $c) => count_chunks::<$c, 6>(region, blocks, qs),
-                  (7, $c) => count_chunks::<$c, 7>(region, blocks, qs),
-                  (8, $c) => count_chunks::<$c, 8>(region, blocks, qs),)*
-                _ => unreachable!("patterns are at most 64 bits wide"),
+fn count_group<const CHUNKS: usize>(table: &[Row], rows: &[u32]) -> u64 {
+    // Counts per word, summed once at the end.
+    let mut lanes = [0u64; GROUP];
+    for query in rows.chunks_exact(CHUNKS) {
+        let mut free = table[query[0] as usize];
+        for &row in &query[1..] {
+            for (f, &w) in free.iter_mut().zip(&table[row as usize]) {
+                *f &= w;
             }
-        };
-    }
-    dispatch!(1, 2, 3, 4, 5, 6, 7, 8)
-}
-
-#[inline(always)]
-fn count_chunks<const CHUNKS: usize, const BITS: u32>(
-    region: &[u64],
-    blocks: usize,
-    qs: &[u64],
-) -> u64 {
-    let size = 1usize << BITS;
-    let mask = (size - 1) as u64;
-    // Counts per lane, summed across lanes once at the end.
-    let mut lanes = [0u64; 2 * LANES as usize];
-    for &q in qs {
-        // One run of `blocks` words per chunk: the value of the query's bits in that chunk.
-        let runs: [&[u64]; CHUNKS] = std::array::from_fn(|c| {
-            let v = ((q >> (c as u32 * BITS)) & mask) as usize;
-            &region[(c * size + v) * blocks..][..blocks]
-        });
-        // Whole vectors of 2 x LANES words, then of LANES: fixed widths the compiler maps
-        // onto its registers (blocks are a multiple of LANES).
-        let mut k = 0;
-        while k + 2 * LANES as usize <= blocks {
-            and_count::<CHUNKS, { 2 * LANES as usize }>(&runs, k, &mut lanes);
-            k += 2 * LANES as usize;
         }
-        if k < blocks {
-            and_count::<CHUNKS, { LANES as usize }>(&runs, k, &mut lanes);
+        for (l, f) in lanes.iter_mut().zip(free) {
+            *l += u64::from(f.count_ones());
         }
     }
-    let total: u64 = lanes.iter().sum();
-    total
-}
-
-/// Adds the half-boards free of every run's words `k..k + WIDTH` to `lanes`.
-#[inline(always)]
-fn and_count<const CHUNKS: usize, const WIDTH: usize>(
-    runs: &[&[u64]; CHUNKS],
-    k: usize,
-    lanes: &mut [u64; 2 * LANES as usize],
-) {
-    let mut free: [u64; WIDTH] = runs[0][k..k + WIDTH].try_into().unwrap();
-    for run in &runs[1..] {
-        for (f, &w) in free.iter_mut().zip(&run[k..k + WIDTH]) {
-            *f &= w;
-        }
-    }
-    for (l, f) in lanes.iter_mut().zip(free) {
-        *l += u64::from(f.count_ones());
-    }
+    lanes.iter().sum()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::join::simd::Portable;
     use crate::join::{MAX_N, MIN_N};
+
+    #[test]
+    fn chunkings_cover_the_rest_evenly() {
+        for width in 0..=64 {
+            let c = Chunking::new(width);
+            let widths = &c.widths[..c.count];
+            assert!(c.count <= MAX_CHUNKS, "width {width}");
+            assert_eq!(widths.iter().sum::<u32>(), width, "width {width}");
+            let (least, most) = (widths.iter().min(), widths.iter().max());
+            assert!(
+                most.unwrap() - least.unwrap() <= 1,
+                "width {width}: {widths:?}"
+            );
+            assert_eq!(c.rows(), widths.iter().map(|w| 1 << w).sum::<usize>());
+        }
+        assert_eq!(Chunking::new(31).widths[..6], [6, 5, 5, 5, 5, 5]);
+    }
+
+    /// Random patterns of n = 20's width, some 30 % of the bits set.
+    fn patterns(count: usize, seed: u64) -> Vec<u64> {
+        let mut x = seed;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        (0..count)
+            .map(|_| next() & next() & (next() | next()) & ((1 << 38) - 1))
+            .collect()
+    }
+
+    /// The index (hard and soft cuts, groups, chunk rows, the hot loop) counts what a plain
+    /// loop over every pair counts, from one bucket to thousands of half-boards a side.
+    #[test]
+    fn the_index_counts_the_pairs_a_plain_loop_counts() {
+        let plan = CutPlan::new(Shape::new(20));
+        let mut index = Index::default();
+        for (indexed, queried) in [
+            (0, 5),
+            (1, 1),
+            (300, 40),
+            (700, 900),
+            (5000, 3000),
+            (30000, 500),
+        ] {
+            let w = patterns(indexed, 0x9e37_79b9_7f4a_7c15 + indexed as u64);
+            let e = patterns(queried, 0x2545_f491_4f6c_dd1d + queried as u64);
+            let expected = w
+                .iter()
+                .map(|a| e.iter().filter(|&&b| a & b == 0).count() as u64)
+                .sum::<u64>();
+            index.build(Portable, &plan, &w);
+            assert_eq!(index.count(Portable, &e), expected, "{indexed} x {queried}");
+            assert!(expected > 0 || indexed * queried < 100, "{indexed} x {queried}");
+        }
+    }
 
     #[test]
     fn transpose_swaps_rows_and_columns() {

@@ -2,7 +2,7 @@
 //! (`--max-memory`): the quarter table plus one piece of half-boards of each side per thread.
 
 use super::Shape;
-use super::index::chunking;
+use super::index::Chunking;
 use super::quarter::table_bytes;
 
 /// Half-boards a thread holds of each side by default: beyond this, a unit is joined in
@@ -14,11 +14,18 @@ pub const DEFAULT_PIECE: usize = 1 << 20;
 pub const MIN_PIECE: usize = 1 << 12;
 
 /// The bytes a thread holds per half-board of a piece, at most: each side's buffer and sorted
-/// copy (8 bytes each), and the index's tables (`chunks << bits` words per block of 64, twice
-/// that for blocks part empty).
+/// copy (8 bytes each), a query's row numbers (4 bytes a chunk), and the index's tables
+/// (`rows` of 64 bytes per group of 512; with the groups that hard buckets leave part empty,
+/// at most twice that, since a piece has at most one hard bucket per 512 half-boards). The
+/// rows are the most of any rest width, since cuts narrow the rest.
 pub fn bytes_per_half_board(n: u32) -> usize {
-    let (bits, chunks) = chunking(2 * Shape::new(n).shared());
-    32 + 2 * ((chunks << bits) / 64) * 8
+    let (chunks, rows) = (0..=2 * Shape::new(n).shared())
+        .map(|width| {
+            let chunking = Chunking::new(width);
+            (chunking.count(), chunking.rows())
+        })
+        .fold((0, 0), |(c, r), (c2, r2)| (c.max(c2), r.max(r2)));
+    32 + 4 * chunks + rows / 4
 }
 
 /// The least memory the join engine counts the n x n board in on `threads` threads: its

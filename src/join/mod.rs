@@ -14,14 +14,15 @@
 //!   read through the same table (`View`). A west half-board is a north-west entry beside a
 //!   south-west entry that uses the other west columns, when their diagonals do not meet: one
 //!   AND of two words per candidate.
-//! * **Counting pairs in bulk** (`index`, `simd`). Only the diagonals that both halves can reach matter: `2n - 2`
-//!   of them at most, one `u64` per half-board. One side's half-boards are filed in buckets by
-//!   a few central diagonals (a half-board of the other side that holds one of those
-//!   diagonals skips every bucket that holds it too), and each bucket is stored bit-sliced,
-//!   64 half-boards to a word, with the AND of every combination of 6 to 8 diagonals
-//!   precomputed (`Index`); a half-board then counts its partners in a bucket with a handful
-//!   of table lookups, ANDs and popcounts, on vectors of 4 or 8 words. The unit count is
-//!   built for AVX-512, for AVX2 and portably, and chosen once, when the plan is made.
+//! * **Counting pairs in bulk** (`index`, `simd`). Only the diagonals that both halves can
+//!   reach matter: `2n - 2` of them at most, one `u64` per half-board. One side's half-boards
+//!   are filed in buckets by a few central diagonals (a half-board of the other side that
+//!   holds one of those diagonals skips every bucket that holds it too; the last two cuts
+//!   only order a bucket, so that its groups are filled whole) and stored bit-sliced in
+//!   groups of 512, with the AND of every combination of 5 or 6 diagonals precomputed
+//!   (`Index`); a half-board then counts its partners in a group with one vector AND per
+//!   chunk of its diagonals and a popcount. The unit count is built for AVX-512, for AVX2 and
+//!   portably, and chosen once, when the plan is made.
 //! * **Symmetry.** On even boards, turning the board upside down maps `S` to its reverse and
 //!   the left-right mirror maps it to its complement, so only the least of those (up to) four
 //!   sets is counted, times the size of its orbit. On odd boards the queens of the middle row
