@@ -5,10 +5,43 @@
 use super::quarter::{Quarter, View};
 use super::{Diagonals, Shape};
 
-/// The subset of `set` after `subset` in increasing order, `None` after `set` itself: the
-/// column sets a side's north quarter can take, walked by [`Side::fill`] and [`Side::bound`].
+/// The `k` lowest members of `set` (all of them when it has fewer): the first subset of
+/// `set` with `k` members in increasing order.
+pub(super) fn lowest_members(set: u32, k: u32) -> u32 {
+    let mut rest = set;
+    let mut subset = 0;
+    for _ in 0..k {
+        let low = rest & rest.wrapping_neg();
+        subset |= low;
+        rest ^= low;
+    }
+    subset
+}
+
+/// The subset of `set` after `subset` with as many members, in increasing order; `None` after
+/// the last. The column sets a side's north quarter can take, walked by [`Side::fill`] and
+/// [`Side::bound`]: only those of the north rows' size (126 of the 512 subsets of 9 columns
+/// for 4 rows), where walking every subset cost a fifth of generating odd boards' half-boards.
 pub(super) fn next_subset(subset: u32, set: u32) -> Option<u32> {
-    (subset != set).then(|| subset.wrapping_sub(set) & set)
+    // The lowest member that can move up to the next place of `set` moves there; the
+    // members below it (which could not) drop to the lowest places of `set`.
+    let mut below = 0;
+    let mut members = subset;
+    while members != 0 {
+        let member = members & members.wrapping_neg();
+        members ^= member;
+        let above = set & !(member | (member - 1));
+        let next = above & above.wrapping_neg();
+        if next == 0 {
+            return None;
+        }
+        if subset & next == 0 {
+            let higher = subset & !(next | (next - 1));
+            return Some(higher | next | lowest_members(set, below));
+        }
+        below += 1;
+    }
+    None
 }
 
 /// Where [`Side::fill`] goes on: the north columns and the north entry.
@@ -56,33 +89,35 @@ impl Side<'_> {
         cursor: &mut Cursor,
     ) -> bool {
         let k = self.north_rows.count_ones();
+        if cursor.north_cols.count_ones() != k {
+            // A new cursor: the first column set of the north rows' size.
+            cursor.north_cols = lowest_members(self.columns, k);
+        }
         loop {
             let north_cols = cursor.north_cols;
-            if north_cols.count_ones() == k {
-                let south_cols = self.columns ^ north_cols;
-                // The south entries clear of the placed queens, once per column split, as
-                // (key, pattern): the key holds the diagonals a north entry could share.
-                souths.clear();
-                let (entries, flipped) = self.south.get(self.quarter, self.south_rows, south_cols);
-                // Whether entries are stored upside down is known per run of them: a
-                // constant in each loop, so that a table stored whole pays nothing for it.
-                if flipped {
-                    self.place_souths::<true>(entries, souths);
-                } else {
-                    self.place_souths::<false>(entries, souths);
-                }
-                let (norths, flipped) = self.north.get(self.quarter, self.north_rows, north_cols);
-                if souths.is_empty() {
-                    cursor.north_at = norths.len();
-                }
-                let full = if flipped {
-                    self.join_norths::<true>(norths, souths, out, piece, cursor)
-                } else {
-                    self.join_norths::<false>(norths, souths, out, piece, cursor)
-                };
-                if full {
-                    return false;
-                }
+            let south_cols = self.columns ^ north_cols;
+            // The south entries clear of the placed queens, once per column split, as
+            // (key, pattern): the key holds the diagonals a north entry could share.
+            souths.clear();
+            let (entries, flipped) = self.south.get(self.quarter, self.south_rows, south_cols);
+            // Whether entries are stored upside down is known per run of them: a
+            // constant in each loop, so that a table stored whole pays nothing for it.
+            if flipped {
+                self.place_souths::<true>(entries, souths);
+            } else {
+                self.place_souths::<false>(entries, souths);
+            }
+            let (norths, flipped) = self.north.get(self.quarter, self.north_rows, north_cols);
+            if souths.is_empty() {
+                cursor.north_at = norths.len();
+            }
+            let full = if flipped {
+                self.join_norths::<true>(norths, souths, out, piece, cursor)
+            } else {
+                self.join_norths::<false>(norths, souths, out, piece, cursor)
+            };
+            if full {
+                return false;
             }
             cursor.north_at = 0;
             match next_subset(north_cols, self.columns) {
@@ -148,8 +183,8 @@ impl Side<'_> {
     /// An upper bound of the half-boards of this side (pairs of quarter entries).
     pub(super) fn bound(&self) -> u64 {
         let k = self.north_rows.count_ones();
-        std::iter::successors(Some(0), |&cols| next_subset(cols, self.columns))
-            .filter(|cols| cols.count_ones() == k)
+        let first = lowest_members(self.columns, k);
+        std::iter::successors(Some(first), |&cols| next_subset(cols, self.columns))
             .map(|north_cols| {
                 let south_cols = self.columns ^ north_cols;
                 let (norths, _) = self.north.get(self.quarter, self.north_rows, north_cols);
@@ -157,5 +192,34 @@ impl Side<'_> {
                 norths.len() as u64 * souths.len() as u64
             })
             .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The walk gives the subsets of each size in increasing order, as a filter over all
+    /// subsets does, for sets with and without gaps.
+    #[test]
+    fn the_subset_walk_gives_every_subset_of_its_size_in_order() {
+        for set in [
+            0b0u32,
+            0b1,
+            0b1011,
+            0b1_1111_1111,
+            0b1101_1110_1111,
+            0b1010_0101_1001,
+        ] {
+            for k in 0..=set.count_ones() {
+                let expected: Vec<u32> = (0..=set)
+                    .filter(|s| s & !set == 0 && s.count_ones() == k)
+                    .collect();
+                let walked: Vec<u32> =
+                    std::iter::successors(Some(lowest_members(set, k)), |&s| next_subset(s, set))
+                        .collect();
+                assert_eq!(walked, expected, "set {set:b}, k {k}");
+            }
+        }
     }
 }

@@ -182,13 +182,16 @@ impl Keys {
     fn new(plan: &CutPlan, hard: usize, soft: usize) -> Keys {
         let hard_positions = &plan.order[..hard];
         // A soft cut's place in the rest: below it, the hard cuts are squeezed out.
-        let soft_positions: Vec<u32> = plan.order[hard..hard + soft]
-            .iter()
-            .map(|&p| p - hard_positions.iter().filter(|&&h| h < p).count() as u32)
-            .collect();
+        let mut soft_positions = [0u32; MAX_CUTS];
+        for (place, &p) in soft_positions
+            .iter_mut()
+            .zip(&plan.order[hard..hard + soft])
+        {
+            *place = p - hard_positions.iter().filter(|&&h| h < p).count() as u32;
+        }
         Keys {
             hard: Squeeze::new(plan, hard),
-            soft: Squeeze::from_positions(&soft_positions, plan.width - hard as u32),
+            soft: Squeeze::from_positions(&soft_positions[..soft], plan.width - hard as u32),
             soft_count: soft,
         }
     }
@@ -296,22 +299,17 @@ impl Index {
         self.starts.push(0);
         self.softs.clear();
         for b in 0..1usize << hard {
-            let (start, end) = (bounds[b * softs], bounds[(b + 1) * softs]);
-            let mut value = 0;
+            // The bounds of the hard bucket's soft buckets, in member order.
+            let soft_bounds = &bounds[b * softs..=(b + 1) * softs];
+            let (start, end) = (soft_bounds[0], soft_bounds[softs]);
             for first in (start..end).step_by(GROUP_MEMBERS) {
                 let last = end.min(first + GROUP_MEMBERS as u32);
-                // The soft values of the members first..last.
-                let mut present = 0u32;
-                while bounds[b * softs + value + 1] <= first {
-                    value += 1;
-                }
-                let mut v = value;
-                while v < softs && bounds[b * softs + v] < last {
-                    if bounds[b * softs + v + 1] > bounds[b * softs + v] {
-                        present |= 1 << v;
-                    }
-                    v += 1;
-                }
+                // The soft values of the group's members, first..last.
+                let present = soft_bounds
+                    .windows(2)
+                    .enumerate()
+                    .filter(|(_, w)| w[0] < w[1] && w[0] < last && w[1] > first)
+                    .fold(0u32, |m, (v, _)| m | 1 << v);
                 self.softs.push(present);
             }
             self.starts.push(self.softs.len() as u32);
@@ -541,7 +539,10 @@ mod tests {
                 .sum::<u64>();
             index.build(Portable, &plan, &w);
             assert_eq!(index.count(Portable, &e), expected, "{indexed} x {queried}");
-            assert!(expected > 0 || indexed * queried < 100, "{indexed} x {queried}");
+            assert!(
+                expected > 0 || indexed * queried < 100,
+                "{indexed} x {queried}"
+            );
         }
     }
 

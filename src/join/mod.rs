@@ -456,20 +456,27 @@ impl Plan {
         // Without closures: they would not inherit the target features of this build.
         loop {
             index.build(gather, &cuts, west_buf);
+            // The east half-boards of consecutive layouts of one multiplicity (all but the
+            // centre queen's on odd boards) are counted together, a piece at a time: a
+            // layout's alone are few, and a count has a cost per bucket and group besides
+            // its cost per half-board.
+            east_buf.clear();
+            let mut multiplicity = 0;
             for &job in &self.jobs[unit.jobs.clone()] {
+                if job.multiplicity != multiplicity {
+                    total += u128::from(index.count(gather, east_buf)) * u128::from(multiplicity);
+                    east_buf.clear();
+                    multiplicity = job.multiplicity;
+                }
                 let east = self.east(quarter, unit, job);
                 let mut east_at = Cursor::default();
-                let mut pairs = 0u64;
-                loop {
+                while !east.fill(east_buf, east_souths, piece, &mut east_at) {
+                    // A piece is full: count it, and go on with this layout.
+                    total += u128::from(index.count(gather, east_buf)) * u128::from(multiplicity);
                     east_buf.clear();
-                    let east_done = east.fill(east_buf, east_souths, piece, &mut east_at);
-                    pairs += index.count(gather, east_buf);
-                    if east_done {
-                        break;
-                    }
                 }
-                total += u128::from(pairs) * u128::from(job.multiplicity);
             }
+            total += u128::from(index.count(gather, east_buf)) * u128::from(multiplicity);
             if west_done {
                 break;
             }

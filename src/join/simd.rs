@@ -1,5 +1,5 @@
 //! The instruction-set builds of the unit count and their one dispatch: AVX-512 (with
-//! VPOPCNTDQ), AVX2 and portable. The processor is checked once, when a plan is made
+//! VPOPCNTDQ and GFNI), AVX2 and portable. The processor is checked once, when a plan is made
 //! ([`Build::best`]); the builds that gather bits with BMI2's `PEXT` carry the proof of that
 //! check ([`Bmi2`]), so no safe code reaches an instruction the processor lacks.
 
@@ -56,7 +56,10 @@ enum Isa {
     /// AVX2 and BMI2.
     #[cfg(target_arch = "x86_64")]
     Avx2(Bmi2),
-    /// AVX-512 (F, VPOPCNTDQ), AVX2 and BMI2.
+    /// AVX-512 (F, VPOPCNTDQ), GFNI, AVX2 and BMI2. GFNI turns the bit reversals that read
+    /// the quarter table as the other quarters into one instruction each (odd boards, whose
+    /// half-boards are generated for many layouts, counted 12 % faster at n = 19); every
+    /// processor with VPOPCNTDQ but one has it.
     #[cfg(target_arch = "x86_64")]
     Avx512(Bmi2),
 }
@@ -71,7 +74,7 @@ impl Build {
             use std::is_x86_feature_detected as has;
             if crate::kernel::has_bmi() && has!("avx2") {
                 let bmi2 = Bmi2(());
-                if has!("avx512f") && has!("avx512vpopcntdq") {
+                if has!("avx512f") && has!("avx512vpopcntdq") && has!("gfni") {
                     builds.push(Build(Isa::Avx512(bmi2)));
                 }
                 builds.push(Build(Isa::Avx2(bmi2)));
@@ -120,9 +123,9 @@ impl Build {
 
 /// # Safety
 ///
-/// The processor has AVX-512 F and VPOPCNTDQ, AVX2, POPCNT, BMI1, BMI2 and LZCNT.
+/// The processor has AVX-512 F and VPOPCNTDQ, GFNI, AVX2, POPCNT, BMI1, BMI2 and LZCNT.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2,avx512f,avx512vpopcntdq")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2,avx512f,avx512vpopcntdq,gfni")]
 unsafe fn count_unit_avx512(
     bmi2: Bmi2,
     plan: &Plan,
