@@ -204,6 +204,57 @@ fn brute_force(n: u32) -> Vec<Vec<u8>> {
     out
 }
 
+/// A deterministic stream of pseudo-random numbers below a bound (xorshift).
+fn rng(seed: u64) -> impl FnMut(u32) -> u32 {
+    let mut state = seed | 1;
+    move |bound| {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state % u64::from(bound)) as u32
+    }
+}
+
+/// `nqueens::partial`: the completions of a few queens in random rows (attacked or not),
+/// counted and the first one found, against the brute-force solutions that hold them.
+#[test]
+fn partial_counts_and_first_completions_match_brute_force() {
+    use nqueens::partial::Partial;
+    use std::sync::atomic::AtomicBool;
+    let go = AtomicBool::new(false);
+    let mut random = rng(7);
+    for n in 1..=9 {
+        let all = brute_force(n);
+        for trial in 0..40 {
+            // Up to three queens in random rows, in random (possibly attacked) columns.
+            let mut rows = vec![None; n as usize];
+            for _ in 0..(trial % 4) {
+                rows[random(n) as usize] = Some(random(n));
+            }
+            let partial = Partial::new(&rows).unwrap();
+            let holding: Vec<Vec<u32>> = all
+                .iter()
+                .filter(|s| {
+                    rows.iter()
+                        .zip(s.iter())
+                        .all(|(r, &c)| r.is_none_or(|r| r == u32::from(c)))
+                })
+                .map(|s| s.iter().map(|&c| u32::from(c)).collect())
+                .collect();
+            let count = partial.count(Some(2), &go).unwrap();
+            assert_eq!(count, holding.len() as u128, "n {n} rows {rows:?}");
+            assert_eq!(
+                partial.first(&go).unwrap(),
+                holding.first().cloned(),
+                "n {n} rows {rows:?}"
+            );
+            if partial.conflict().is_some() {
+                assert_eq!(count, 0);
+            }
+        }
+    }
+}
+
 #[test]
 fn engine_class_sizes_match_canonical_forms_of_brute_force_solutions() {
     use nqueens::symmetry::{canonical, class_size};
