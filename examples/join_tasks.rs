@@ -57,13 +57,9 @@ fn main() {
         let k = k.max(1) as usize;
         let mut free_at = vec![0.0f64; k];
         for &t in &times {
-            let (first, _) = free_at
-                .iter()
-                .enumerate()
-                .fold(
-                    (0, f64::MAX),
-                    |best, (i, &at)| if at < best.1 { (i, at) } else { best },
-                );
+            let first = (0..k)
+                .min_by(|&a, &b| free_at[a].total_cmp(&free_at[b]))
+                .unwrap();
             free_at[first] += t;
         }
         let makespan = free_at.iter().copied().fold(0.0, f64::max);

@@ -6,7 +6,7 @@ use super::simd::Gather;
 
 /// How a rest of `width` bits is cut into chunks, each with a table row for every value of
 /// its bits: a query reads one row per chunk and group, and a group's table holds the rows of
-/// every chunk. The bits are spread evenly over the chunks (31 bits: 7, 6, 6, 6, 6).
+/// every chunk. The bits are spread evenly over the chunks (31 bits: 6, 5, 5, 5, 5, 5).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Chunking {
     /// Each chunk's bits, the low chunk first.
@@ -223,8 +223,8 @@ type Row = [u64; GROUP];
 /// Half-boards of one piece, bucketed and bit-sliced for counting.
 ///
 /// A bucket's half-boards are cut into groups of up to 512. A group's table has one row for
-/// each chunk `c` of the pattern's rest and each value `v` of its bits, at `c << bits | v`: the
-/// members that hold none of the diagonals of `v`. A query counts its partners in a group by
+/// each chunk of the pattern's rest and each value `v` of its bits (the chunk's first row plus
+/// `v`, [`Chunking`]): the members that hold none of the diagonals of `v`. A query counts its partners in a group by
 /// ANDing one row per chunk and counting the bits. The rows a query reads have the same
 /// numbers in every group, so they are worked out once per query and bucket of queries
 /// ([`Index::count`]), not once per group visited.

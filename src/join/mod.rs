@@ -460,23 +460,27 @@ impl Plan {
             // centre queen's on odd boards) are counted together, a piece at a time: a
             // layout's alone are few, and a count has a cost per bucket and group besides
             // its cost per half-board.
+            let jobs = &self.jobs[unit.jobs.clone()];
             east_buf.clear();
-            let mut multiplicity = 0;
-            for &job in &self.jobs[unit.jobs.clone()] {
-                if job.multiplicity != multiplicity {
-                    total += u128::from(index.count(gather, east_buf)) * u128::from(multiplicity);
-                    east_buf.clear();
-                    multiplicity = job.multiplicity;
-                }
+            for (i, &job) in jobs.iter().enumerate() {
                 let east = self.east(quarter, unit, job);
                 let mut east_at = Cursor::default();
-                while !east.fill(east_buf, east_souths, piece, &mut east_at) {
-                    // A piece is full: count it, and go on with this layout.
-                    total += u128::from(index.count(gather, east_buf)) * u128::from(multiplicity);
-                    east_buf.clear();
+                let last_of_its_multiplicity = jobs
+                    .get(i + 1)
+                    .is_none_or(|next| next.multiplicity != job.multiplicity);
+                loop {
+                    let done = east.fill(east_buf, east_souths, piece, &mut east_at);
+                    // A full piece, or the last layout of this multiplicity: count them.
+                    if !done || last_of_its_multiplicity {
+                        let pairs = index.count(gather, east_buf);
+                        total += u128::from(pairs) * u128::from(job.multiplicity);
+                        east_buf.clear();
+                    }
+                    if done {
+                        break;
+                    }
                 }
             }
-            total += u128::from(index.count(gather, east_buf)) * u128::from(multiplicity);
             if west_done {
                 break;
             }
