@@ -3,8 +3,9 @@
 //! every engine alike.
 
 use crate::error::Error;
-use crate::kernel;
-use crate::{full, join, split};
+use crate::join;
+use crate::search::kernel;
+use crate::search::{full, split};
 
 /// Which engine counts a board: the one type every output, file and error names engines by.
 ///

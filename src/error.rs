@@ -6,16 +6,16 @@ use thiserror::Error;
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum Error {
     /// The board size is outside 1..=32.
-    #[error("board size {0} is out of range: n must be between 1 and {max}", max = crate::MAX_N)]
+    #[error("board size {0} is out of range: n must be between 1 and {max}", max = crate::limits::MAX_N)]
     BoardSize(u32),
     /// Zero threads were asked for.
     #[error("the thread count must be at least 1")]
     NoThreads,
-    /// More threads were asked for than [`crate::MAX_THREADS`].
-    #[error("{0} threads is too many: at most {max}", max = crate::MAX_THREADS)]
+    /// More threads were asked for than [`crate::limits::MAX_THREADS`].
+    #[error("{0} threads is too many: at most {max}", max = crate::limits::MAX_THREADS)]
     TooManyThreads(usize),
     /// The split depth is outside 1..=MAX_DEPTH.
-    #[error("split depth {0} is out of range: it must be between 1 and {max}", max = crate::MAX_SPLIT_DEPTH)]
+    #[error("split depth {0} is out of range: it must be between 1 and {max}", max = crate::limits::MAX_SPLIT_DEPTH)]
     SplitDepth(u32),
     /// The worker threads could not be started.
     #[error("cannot start the worker threads: {0}")]
@@ -60,7 +60,7 @@ pub enum Error {
 impl Error {
     /// Checks that `n` is a board size the engines handle (1 to 32).
     pub(crate) fn check_board_size(n: u32) -> Result<(), Error> {
-        if (1..=crate::MAX_N).contains(&n) {
+        if (1..=crate::limits::MAX_N).contains(&n) {
             Ok(())
         } else {
             Err(Error::BoardSize(n))

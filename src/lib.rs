@@ -18,51 +18,44 @@
 
 #![deny(missing_docs)]
 
-pub mod browse;
-pub mod checkpoint;
-#[cfg(feature = "mpi")]
-pub mod cluster;
-pub mod construct;
-mod counter;
-pub(crate) mod driver;
-mod engine;
+// The crate's base, below everything: no module here imports a folder.
+mod cpu;
 mod error;
-pub(crate) mod finish;
-pub mod format;
-pub(crate) mod full;
+pub mod known;
+mod limits;
+pub mod symmetry;
+// The engines: each uses the base alone.
+pub mod join;
+mod search;
+// The engine vocabulary and every engine's numbered tasks (`Plan`), above the engines.
+mod engine;
+// The GPU engine counts the search's tasks of a `Plan`.
 #[cfg(feature = "gpu")]
 pub mod gpu;
-pub mod join;
-pub(crate) mod kernel;
-pub mod known;
-pub mod parse;
-pub mod partial;
-pub mod shard;
-mod solution;
+// Running a count: threads, journals, shards, MPI.
+mod run;
+// Solution sets and what the page explores.
+mod explore;
 mod solutions;
-pub(crate) mod split;
-pub mod stream;
-pub mod symmetry;
-pub mod trace;
 
-pub use counter::{Count, Counter, Job, Progress};
-pub use driver::{MAX_THREADS, default_threads};
 pub use engine::{Engine, NO_GPU_SUPPORT, Plan, Symmetry};
 pub use error::Error;
-pub use solution::{Conflict, Solution, check_columns};
-pub use solutions::{Solutions, for_each_solution, solutions};
+pub use explore::{browse, partial, trace};
+pub use limits::{MAX_N, MAX_SPLIT_DEPTH, MAX_THREADS};
+#[cfg(feature = "mpi")]
+pub use run::cluster;
+pub use run::counter::{Count, Counter};
+pub use run::driver::default_threads;
+pub use run::job::{Job, Progress};
+pub use run::{checkpoint, shard};
+pub use solutions::iter::{Solutions, for_each_solution, solutions};
+pub use solutions::solution::{Conflict, Solution, check_columns};
+pub use solutions::{construct, format, parse, stream};
 
 /// The README's Rust examples, compiled and run as doc tests so that they stay true.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeExamples;
-
-/// The largest board the engines count, and `solve` enumerates: n = 32, so that a row's
-/// columns fit one `u32` bitmask.
-pub const MAX_N: u32 = 32;
-
-/// The deepest split of a count into tasks: the first rows placed per task.
-pub const MAX_SPLIT_DEPTH: u32 = split::MAX_DEPTH;
 
 /// The number of solutions of the n x n board (1 <= n <= 32), on every available core.
 pub fn count(n: u32) -> Result<u128, Error> {

@@ -4,7 +4,7 @@
 //! error, never a hang.
 
 use super::AdapterInfo;
-use super::work::{Item, Rule};
+use super::layout::{Item, Rule};
 use crate::error::Error;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

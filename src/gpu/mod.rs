@@ -27,6 +27,7 @@
 //! ```
 
 mod device;
+mod layout;
 mod work;
 
 use crate::engine::Plan;

@@ -8,62 +8,12 @@
 //! (lavapipe's silent loop cap, watchdogs), whatever the board.
 
 use super::device::{Device, Submitted};
+use super::layout::{DONE, Item, OVER_BUDGET, Rule};
 use crate::engine::Plan;
 use crate::error::Error;
-use crate::kernel::{Rules, Subboard};
-use bytemuck::{Pod, Zeroable};
+use crate::search::kernel::{Rules, Subboard};
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, Ordering};
-
-/// Status of an item the device searched to the end.
-const DONE: u32 = 1;
-/// Status of an item that ran out of its budget.
-const OVER_BUDGET: u32 = 2;
-
-/// One partial board for one invocation (the shader's `Item`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
-pub(crate) struct Item {
-    open: u32,
-    left: u32,
-    right: u32,
-    /// The board row the next queen goes in.
-    row: u32,
-    /// Index into the rule table.
-    rule: u32,
-    /// Ties among the queens placed so far.
-    ties: u32,
-    pad: [u32; 2],
-}
-
-/// What the search below an item obeys and what a completion is worth (the shader's `Rule`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Pod, Zeroable)]
-pub(crate) struct Rule {
-    /// Blocked squares by board row.
-    blocked: [u32; 32],
-    /// Units per completion with 0, 1 or 2 ties; the fourth is padding.
-    units: [u32; 4],
-    /// The board row whose queen is a tie on a side column (`u32::MAX`: none).
-    side_row: u32,
-    side_mask: u32,
-    /// The columns where a last-row queen is a tie.
-    bottom_mask: u32,
-    pad: u32,
-}
-
-impl Rule {
-    /// A completion's value with `ties` ties.
-    fn units(&self, ties: u32) -> u128 {
-        u128::from(self.units[ties as usize])
-    }
-
-    /// The ties a queen on `bit` of board `row` adds.
-    fn ties_of(&self, row: u32, bit: u32, n: u32) -> u32 {
-        u32::from(row == self.side_row && bit & self.side_mask != 0)
-            + u32::from(row == n - 1 && bit & self.bottom_mask != 0)
-    }
-}
 
 /// The tasks of a plan as items and rules.
 pub(crate) struct Tasks {

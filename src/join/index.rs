@@ -2,7 +2,7 @@
 //! and stored bit-sliced, and the hot loop that counts the other side's partners in them.
 
 use super::Shape;
-use super::simd::Gather;
+use super::squeeze::{Gather, MAX_CUTS, Squeeze};
 
 /// How a rest of `width` bits is cut into chunks, each with a table row for every value of
 /// its bits: a query reads one row per chunk and group, and a group's table holds the rows of
@@ -72,9 +72,6 @@ pub(super) const BUCKET_TARGET: usize = 256;
 /// How many of a piece's cuts are soft ([`Keys`]).
 const SOFT_CUTS: usize = 2;
 
-/// The most bucket bits (central diagonals) a piece is filed by.
-pub(super) const MAX_CUTS: usize = 12;
-
 /// Which bits of the patterns file half-boards in buckets: the central diagonals, the ones
 /// most half-boards hold, alternating anti and main, nearest the centre first.
 pub(super) struct CutPlan {
@@ -119,54 +116,6 @@ impl CutPlan {
     }
 }
 
-/// A split of patterns into a bucket number (the cut bits) and the rest, squeezed together.
-#[derive(Clone, Copy)]
-pub(super) struct Squeeze {
-    /// Cut positions in decreasing order, and how many.
-    cuts: [u32; MAX_CUTS],
-    count: usize,
-    /// The same as masks, for `PEXT`.
-    pub(super) cut_mask: u64,
-    pub(super) rest_mask: u64,
-}
-
-impl Squeeze {
-    /// The first `count` cuts of `plan`.
-    pub(super) fn new(plan: &CutPlan, count: usize) -> Squeeze {
-        Squeeze::from_positions(&plan.order[..count], plan.width)
-    }
-
-    /// Cuts at `positions` (distinct, below `width`) of patterns `width` bits wide.
-    fn from_positions(positions: &[u32], width: u32) -> Squeeze {
-        let count = positions.len();
-        let mut cuts = [0u32; MAX_CUTS];
-        cuts[..count].copy_from_slice(positions);
-        cuts[..count].sort_unstable_by(|a, b| b.cmp(a));
-        let cut_mask = cuts[..count].iter().fold(0u64, |m, &b| m | 1 << b);
-        let width_mask = if width == 64 { !0 } else { (1u64 << width) - 1 };
-        Squeeze {
-            cuts,
-            count,
-            cut_mask,
-            rest_mask: width_mask & !cut_mask,
-        }
-    }
-
-    /// (bucket, rest): the cut bits gathered into a bucket number and the other bits squeezed
-    /// together, one bit at a time. `PEXT` gives the same ([`super::simd::Bmi2`]).
-    #[inline(always)]
-    pub(super) fn split_portable(&self, pattern: u64) -> (usize, u64) {
-        let mut pattern = pattern;
-        let mut bucket = 0usize;
-        for (i, &b) in self.cuts[..self.count].iter().enumerate() {
-            bucket |= (((pattern >> b) & 1) as usize) << (self.count - 1 - i);
-            let low = pattern & ((1u64 << b) - 1);
-            pattern = low | ((pattern >> (b + 1)) << b);
-        }
-        (bucket, pattern)
-    }
-}
-
 /// The bucket of a pattern: its hard cuts (squeezed out of the rest; a query skips the
 /// indexed buckets that hold one of its own) above its soft cuts (kept in the rest; they
 /// only order a hard bucket's members, so that its groups are filled whole and a query skips
@@ -190,7 +139,7 @@ impl Keys {
             *place = p - hard_positions.iter().filter(|&&h| h < p).count() as u32;
         }
         Keys {
-            hard: Squeeze::new(plan, hard),
+            hard: Squeeze::from_positions(&plan.order[..hard], plan.width),
             soft: Squeeze::from_positions(&soft_positions[..soft], plan.width - hard as u32),
             soft_count: soft,
         }
@@ -483,7 +432,7 @@ fn count_group<const CHUNKS: usize>(table: &[Row], rows: &[u32]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::join::simd::Portable;
+    use crate::join::squeeze::Portable;
     use crate::join::{MAX_N, MIN_N};
 
     #[test]

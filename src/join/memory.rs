@@ -38,12 +38,12 @@ pub fn least_bytes(n: u32, threads: usize) -> u64 {
 /// The piece size that keeps the join engine's data for the n x n board on `threads` threads
 /// within `limit` bytes: the quarter table, and one piece of each side per thread.
 /// [`crate::Error::Memory`] when even pieces of [`MIN_PIECE`] do not fit.
-pub fn piece_for(n: u32, limit: u64, threads: usize) -> Result<usize, crate::Error> {
+pub fn piece_for(n: u32, limit: u64, threads: usize) -> Result<usize, crate::error::Error> {
     let table = table_bytes(n) as u64;
     let per_piece = (threads.max(1) * bytes_per_half_board(n)) as u64;
     let piece = limit.saturating_sub(table) / per_piece;
     if piece < MIN_PIECE as u64 {
-        return Err(crate::Error::Memory {
+        return Err(crate::error::Error::Memory {
             needed: least_bytes(n, threads),
             table,
         });

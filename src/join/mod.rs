@@ -41,6 +41,7 @@ mod index;
 mod memory;
 mod quarter;
 mod simd;
+mod squeeze;
 
 pub use memory::{DEFAULT_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes, piece_for};
 pub use quarter::table_bytes;
@@ -49,7 +50,8 @@ use half::{Cursor, Side};
 use index::CutPlan;
 use index::Index;
 use quarter::{Quarter, View};
-use simd::{Build, Gather};
+use simd::Build;
+use squeeze::Gather;
 use std::cell::RefCell;
 use std::sync::OnceLock;
 

@@ -3,26 +3,9 @@
 //! ([`Build::best`]); the builds that gather bits with BMI2's `PEXT` carry the proof of that
 //! check ([`Bmi2`]), so no safe code reaches an instruction the processor lacks.
 
-use super::index::Squeeze;
 use super::quarter::Quarter;
+use super::squeeze::{Gather, Portable, Squeeze};
 use super::{Plan, Scratch, Unit};
-
-/// How a pattern's bits are gathered into a bucket number and a rest.
-pub(super) trait Gather: Copy {
-    /// (bucket, rest) of `pattern`: see [`Squeeze::split_portable`].
-    fn split(self, squeeze: &Squeeze, pattern: u64) -> (usize, u64);
-}
-
-/// Gathers one bit at a time: runs on every processor.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Portable;
-
-impl Gather for Portable {
-    #[inline(always)]
-    fn split(self, squeeze: &Squeeze, pattern: u64) -> (usize, u64) {
-        squeeze.split_portable(pattern)
-    }
-}
 
 /// Proof that the processor has BMI2 (with POPCNT, BMI1 and LZCNT): made only in this file,
 /// after the run-time check, so a value's existence makes `PEXT` sound.
@@ -72,7 +55,7 @@ impl Build {
         #[cfg(target_arch = "x86_64")]
         {
             use std::is_x86_feature_detected as has;
-            if crate::kernel::has_bmi() && has!("avx2") {
+            if crate::cpu::has_bmi() && has!("avx2") {
                 let bmi2 = Bmi2(());
                 if has!("avx512f") && has!("avx512vpopcntdq") && has!("gfni") {
                     builds.push(Build(Isa::Avx512(bmi2)));

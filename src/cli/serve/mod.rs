@@ -26,8 +26,8 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::OnceCell;
 
-/// The largest board the page handles (the engines' limit).
-const MAX_N: u32 = 32;
+/// The largest board the page handles: the engines' limit.
+const MAX_N: u32 = nqueens::MAX_N;
 /// How long open streams get to end after Ctrl-C before the server stops anyway.
 const GRACE: Duration = Duration::from_millis(500);
 

@@ -9,31 +9,12 @@
 //! are refused with the reason: that version named engines and numbered the join engine's
 //! tasks otherwise.
 
-use crate::checkpoint::fnv1a;
-use crate::counter::Job;
+pub use super::deal::partition;
+use super::record::fnv1a;
 use crate::engine::Engine;
 use crate::error::Error;
+use crate::run::job::Job;
 use serde::{Deserialize, Serialize};
-
-/// The tasks of shard `index` of `shards`, in increasing order, for tasks of these weights.
-pub fn partition(weights: &[u64], index: usize, shards: usize) -> Vec<usize> {
-    assert!(index < shards, "shard {index} of {shards}");
-    let mut order: Vec<usize> = (0..weights.len()).collect();
-    order.sort_by(|&a, &b| weights[b].cmp(&weights[a]).then(a.cmp(&b)));
-    let mut load = vec![0u128; shards];
-    let mut mine = Vec::new();
-    for task in order {
-        let lightest = (0..shards)
-            .min_by_key(|&s| (load[s], s))
-            .expect("at least one shard");
-        load[lightest] += u128::from(weights[task]);
-        if lightest == index {
-            mine.push(task);
-        }
-    }
-    mine.sort_unstable();
-    mine
-}
 
 /// One shard's result, as written to a file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -31,8 +31,8 @@
 //! tasks by `B`, the tie at row `B` (none, left, right) and the tie at row `n-1-B`; split
 //! deeper, each by the columns of the next rows in increasing order.
 
-use crate::finish::FINISH_ROWS;
-use crate::kernel::{RowBlocks, Rules, Subboard};
+use crate::search::finish::FINISH_ROWS;
+use crate::search::kernel::{RowBlocks, Rules, Subboard};
 
 /// The full-symmetry engine needs the first rows of the search clear of the closed form.
 pub const MIN_N: u32 = 8;
@@ -165,7 +165,7 @@ impl Weighted {
 /// cases alone; more: each split by the placements of further rows), in task-number order.
 pub fn tasks(n: u32, depth: u32) -> Vec<FullTask> {
     assert!(
-        (MIN_N..=crate::MAX_N).contains(&n),
+        (MIN_N..=crate::limits::MAX_N).contains(&n),
         "the full-symmetry split needs {MIN_N} <= n <= 32"
     );
     let depth = clamp_depth(n, depth);
@@ -308,7 +308,8 @@ fn cases(n: u32) -> Vec<FullTask> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{kernel, known};
+    use crate::known;
+    use crate::search::kernel;
 
     fn total(n: u32, depth: u32) -> u128 {
         let units: u128 = tasks(n, depth)

@@ -70,8 +70,8 @@ pub struct Trace {
 
 impl Trace {
     /// The search of the n x n board (1 <= n <= 32), before its first step.
-    pub fn new(n: u32) -> Result<Trace, crate::Error> {
-        crate::Error::check_board_size(n)?;
+    pub fn new(n: u32) -> Result<Trace, crate::error::Error> {
+        crate::error::Error::check_board_size(n)?;
         Ok(Trace {
             n,
             row: 0,

@@ -10,8 +10,9 @@
 //! Messages are vectors of `u64`: a request is `[threads, id, low, high, id, low, high, ...]`
 //! (a value in two halves), an answer is the list of task numbers, empty for "stop".
 
-use crate::counter::{Counter, Job};
 use crate::error::Error;
+use crate::run::counter::Counter;
+use crate::run::job::Job;
 use mpi::traits::{Communicator, Destination, Source};
 use std::collections::{BTreeMap, VecDeque};
 

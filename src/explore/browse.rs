@@ -10,12 +10,12 @@
 //! of a second; beyond, counting becomes long, and [`step`] walks from a solution to the next
 //! by the search itself, on any board up to 32 rows.
 
-use crate::driver;
 use crate::error::Error;
-use crate::kernel::{self, Subboard};
-use crate::partial;
-use crate::solution::check_columns;
-use crate::split::Prefixes;
+use crate::explore::partial;
+use crate::run::driver;
+use crate::search::kernel::{self, Subboard};
+use crate::search::split::Prefixes;
+use crate::solutions::solution::check_columns;
 use crate::symmetry::Transform;
 use std::sync::atomic::{AtomicBool, Ordering};
 

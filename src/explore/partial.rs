@@ -11,7 +11,7 @@
 //! on rayon in chunks: a board whose count would take years holds a chunk, never the list.
 
 use crate::error::Error;
-use crate::kernel::{self, RowBlocks, Subboard};
+use crate::search::kernel::{self, RowBlocks, Subboard};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -152,7 +152,7 @@ fn count_split(
     cancel: &AtomicBool,
     depth: usize,
 ) -> Result<u128, Error> {
-    let threads = crate::driver::resolve_threads(threads)?;
+    let threads = crate::run::driver::resolve_threads(threads)?;
     let full = u32::MAX >> (32 - n);
     let blocked: Vec<u32> = allowed[..n as usize].iter().map(|a| full & !a).collect();
     let pool = rayon::ThreadPoolBuilder::new()

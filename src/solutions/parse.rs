@@ -13,7 +13,7 @@
 
 mod input;
 
-use crate::format::{Format, SVG_SQUARE};
+use crate::solutions::format::{Format, SVG_SQUARE};
 use input::Input;
 use std::fmt;
 use std::io::BufRead;
@@ -568,7 +568,7 @@ fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::format::format_all;
+    use crate::solutions::format::format_all;
     use std::io::Read;
 
     #[test]

@@ -1,11 +1,11 @@
 //! The solutions of a board for library users: an iterator in lexicographic order, and a
 //! parallel visitor.
 
-use crate::driver;
 use crate::error::Error;
-use crate::kernel::{self, Subboard};
-use crate::solution::Solution;
-use crate::split::Prefixes;
+use crate::run::driver;
+use crate::search::kernel::{self, Subboard};
+use crate::search::split::Prefixes;
+use crate::solutions::solution::Solution;
 use std::collections::VecDeque;
 
 /// The solutions of an n x n board in lexicographic order of their column lists; see
@@ -77,7 +77,7 @@ pub fn for_each_solution(
         |i| {
             let (prefix, board) = &tasks[i];
             // The search's columns are bytes; each solution is widened on the stack.
-            let mut wide = [0u32; crate::MAX_N as usize];
+            let mut wide = [0u32; crate::limits::MAX_N as usize];
             kernel::visit(*board, prefix, &mut |columns| {
                 for (w, &c) in wide.iter_mut().zip(columns) {
                     *w = u32::from(c);

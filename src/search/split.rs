@@ -14,10 +14,10 @@
 //! and cluster ranks all speak of these numbers, so the order is part of the interface: for a
 //! given n and depth it never changes.
 
-use crate::kernel::Subboard;
+use crate::search::kernel::Subboard;
 
 /// The most rows a prefix may hold.
-pub const MAX_DEPTH: u32 = 8;
+pub const MAX_DEPTH: u32 = crate::limits::MAX_SPLIT_DEPTH;
 
 /// One unit of work: the boards whose first rows are `prefix`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +36,7 @@ pub struct Task {
 /// boards (whose middle-column prefixes need a second row).
 pub fn tasks(n: u32, depth: u32) -> Vec<Task> {
     assert!(
-        (1..=crate::MAX_N).contains(&n),
+        (1..=crate::limits::MAX_N).contains(&n),
         "board size {n} out of range"
     );
     // The one-queen board is its own mirror image.
@@ -182,7 +182,7 @@ mod tests {
                 assert!(all.windows(2).all(|w| w[0].0 < w[1].0));
                 let total: u128 = all
                     .iter()
-                    .map(|(_, b)| u128::from(crate::kernel::count(*b)))
+                    .map(|(_, b)| u128::from(crate::search::kernel::count(*b)))
                     .sum();
                 assert_eq!(Some(total), crate::known::total(n), "n {n} depth {depth}");
                 assert_eq!(

@@ -18,12 +18,12 @@
 //! The writer stops everything when the limit is reached or the output closes: workers check
 //! a flag once per solution and before taking each task.
 
-use crate::driver;
 use crate::error::Error;
-use crate::format::{Format, Writer};
-use crate::kernel::{self, Subboard};
 use crate::known;
-use crate::split::Prefixes;
+use crate::run::driver;
+use crate::search::kernel::{self, Subboard};
+use crate::search::split::Prefixes;
+use crate::solutions::format::{Format, Writer};
 use std::io::{ErrorKind, Write};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -97,7 +97,10 @@ pub fn solve(
         }
         (Format::Svg, Some(limit), None) => limit,
         (Format::Svg, None, None) => {
-            let total = crate::Counter::new().threads(threads).count(n)?.solutions;
+            let total = crate::run::counter::Counter::new()
+                .threads(threads)
+                .count(n)?
+                .solutions;
             u64::try_from(total).unwrap_or(u64::MAX)
         }
         (_, limit, _) => limit.unwrap_or(0),
@@ -377,7 +380,7 @@ impl Sink<'_> {
 /// The split depth: enough tasks for every thread, and few enough solutions per task.
 fn choose_depth(n: u32, threads: usize, mirrored: bool) -> u32 {
     let total = known::total(n).unwrap_or(u128::MAX);
-    let deepest = n.min(crate::split::MAX_DEPTH);
+    let deepest = n.min(crate::search::split::MAX_DEPTH);
     let mut depth = 1;
     while depth < deepest {
         let tasks = Prefixes::new(n, depth, mirrored).count_up_to(1 << 20) as u128;
@@ -441,7 +444,7 @@ mod tests {
                     ..Default::default()
                 };
                 let text = String::from_utf8(stream(8, format, &options)).unwrap();
-                let items = crate::parse::parse(&text, format).unwrap();
+                let items = crate::solutions::parse::parse(&text, format).unwrap();
                 assert_eq!(items.len() as u64, limit.min(92), "{format:?} {limit}");
                 assert!(items.iter().all(|i| i.columns.is_ok()));
             }

@@ -52,9 +52,7 @@ where
     Ok(results)
 }
 
-/// The most worker threads a count may ask for. Far more than any machine's cores; asking
-/// for more is a mistake (each thread takes a stack and memory of its own), refused at once.
-pub const MAX_THREADS: usize = 1024;
+use crate::limits::MAX_THREADS;
 
 /// The worker threads for a setting: `None` for one per core; never zero, never more than
 /// [`MAX_THREADS`].

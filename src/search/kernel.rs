@@ -8,14 +8,14 @@
 //!
 //! * does not descend into a square after which the next row, or the row after it, has no free
 //!   square (a two-row look-ahead that prunes a quarter of the nodes for one `or` and a test);
-//! * never searches the last five rows: they are counted in closed form by [`crate::finish`],
+//! * never searches the last five rows: they are counted in closed form by [`crate::search::finish`],
 //!   which removes about two thirds of the nodes of a plain search.
 //!
 //! On x86-64 the same code is compiled twice, once for the baseline instruction set and once
 //! with `popcnt`, `bmi1`, `bmi2` and `lzcnt`, and the second is chosen at run time where the
 //! processor has them (nearly every x86-64 processor since 2013).
 
-use crate::finish::{self, FINISH_ROWS};
+use crate::search::finish::{self, FINISH_ROWS};
 
 /// A partial placement to complete: what the next row sees.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -31,7 +31,7 @@ pub struct Subboard {
 impl Subboard {
     /// The empty board of size `n` (1 <= n <= 32).
     pub fn empty(n: u32) -> Subboard {
-        debug_assert!((1..=crate::MAX_N).contains(&n));
+        debug_assert!((1..=crate::limits::MAX_N).contains(&n));
         Subboard {
             open: u32::MAX >> (32 - n),
             left: 0,
@@ -169,7 +169,7 @@ pub fn nodes_with<R: Rules>(board: Subboard, rules: &R) -> u64 {
 fn dispatch<R: Rules, const NODES: bool>(board: Subboard, rules: &R) -> (u64, u64) {
     #[cfg(target_arch = "x86_64")]
     {
-        if has_bmi() {
+        if crate::cpu::has_bmi() {
             // SAFETY: the processor has the features the function is compiled for.
             return unsafe { search_x86_bmi::<R, NODES>(board, rules) };
         }
@@ -318,7 +318,7 @@ pub fn estimate<R: Rules>(board: Subboard, rules: &R, probes: u32, seed: u64) ->
 pub fn visit(board: Subboard, prefix: &[u8], visit: &mut impl FnMut(&[u8]) -> bool) -> bool {
     #[cfg(target_arch = "x86_64")]
     {
-        if has_bmi() {
+        if crate::cpu::has_bmi() {
             // SAFETY: the processor has the features the function is compiled for.
             return unsafe { visit_x86_bmi(board, prefix, visit) };
         }
@@ -334,15 +334,6 @@ unsafe fn visit_x86_bmi(
     visit: &mut impl FnMut(&[u8]) -> bool,
 ) -> bool {
     visit_search(board, prefix, visit)
-}
-
-/// Whether the processor has the instructions of the second build of the searches.
-#[cfg(target_arch = "x86_64")]
-pub(crate) fn has_bmi() -> bool {
-    std::is_x86_feature_detected!("popcnt")
-        && std::is_x86_feature_detected!("bmi1")
-        && std::is_x86_feature_detected!("bmi2")
-        && std::is_x86_feature_detected!("lzcnt")
 }
 
 /// The search of [`visit`]; inlined into each instruction-set variant. It repeats the walk

@@ -1,90 +1,14 @@
 //! Counting all solutions of a board: the builder that ties split, kernel and driver together.
 
+use super::driver;
+use super::job::{Job, Progress};
 use crate::engine::{Engine, Plan, Symmetry};
 use crate::error::Error;
+use crate::join;
+use crate::search::split;
 use crate::symmetry::{Classes, rotation_fixed};
-use crate::{driver, join, split};
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-
-/// How far a count has got; passed to the progress callback after every finished task.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Progress {
-    /// Tasks finished so far.
-    pub done: usize,
-    /// Tasks in the whole run.
-    pub total: usize,
-    /// The estimated work of the finished tasks (see [`Plan::weight`]): tasks differ in size
-    /// by orders of magnitude, so this, not `done`, is what an ETA should follow.
-    pub work_done: u64,
-    /// The estimated work of the whole run.
-    pub work_total: u64,
-}
-
-/// A count made ready to run: the plan of numbered tasks and their estimated sizes.
-pub struct Job {
-    /// The board size.
-    pub n: u32,
-    /// The engine that counts, settled for this `n` (never [`Engine::Auto`]).
-    pub engine: Engine,
-    /// The split depth the plan uses.
-    pub split_depth: u32,
-    /// Worker threads.
-    pub threads: usize,
-    /// The tasks.
-    pub plan: Plan,
-    /// Each task's estimated size ([`Plan::weight`]) once [`Job::estimate_weights`] has run,
-    /// else 1 for every task.
-    weights: Vec<u64>,
-    estimated: bool,
-    /// The GPU that counts the tasks, if one does ([`Engine::Gpu`]; `engine` is then the
-    /// search whose tasks it counts).
-    #[cfg(feature = "gpu")]
-    pub gpu: Option<crate::gpu::Gpu>,
-    /// Why the GPU asked for with [`Engine::Auto`] and [`Counter::gpu_adapter`] did not count
-    /// (it could not be opened, or failed during the run: the CPU then counted the rest).
-    pub gpu_fallback: OnceLock<Error>,
-}
-
-impl Job {
-    /// Estimates every task's size ([`Plan::weight`]) on the job's threads: what shards are
-    /// dealt by, what an ETA follows, and what lets [`Counter::run`] start the largest tasks
-    /// first. A separate step because the estimate costs a few probes a task: nothing on long
-    /// runs, but more than the count itself on small boards. Runs once; later calls are free.
-    pub fn estimate_weights(&mut self) -> Result<(), Error> {
-        if !self.estimated {
-            let plan = &self.plan;
-            plan.prepare(self.threads);
-            let weights = driver::run(
-                self.threads,
-                plan.len(),
-                |i| plan.weight(i).into(),
-                |_, _| {},
-            )?;
-            self.weights = weights.into_iter().map(|w| w as u64).collect();
-            self.estimated = true;
-        }
-        Ok(())
-    }
-
-    /// Each task's estimated size, or 1 for every task before [`Job::estimate_weights`].
-    pub fn weights(&self) -> &[u64] {
-        &self.weights
-    }
-
-    /// The tasks of shard `index` of `shards` (0 <= index < shards), dealt by estimated size
-    /// ([`crate::shard::partition`]): estimates the weights first, so every machine deals the
-    /// same shards.
-    pub fn shard(&mut self, index: usize, shards: usize) -> Result<Vec<usize>, Error> {
-        if index >= shards {
-            return Err(Error::Shard(format!(
-                "shard {index}/{shards}: it must be below {shards}"
-            )));
-        }
-        self.estimate_weights()?;
-        Ok(crate::shard::partition(&self.weights, index, shards))
-    }
-}
 
 /// The result of a count, with what it took.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -22,9 +22,12 @@
 //! records each task as it finishes. Journals of version 1 (nqueens 0.1.0) are refused: that
 //! version named engines otherwise and numbered the join engine's tasks otherwise.
 
-use crate::counter::{Counter, Job};
+use super::record::check_regular;
+pub use super::record::fnv1a;
 use crate::engine::Engine;
 use crate::error::Error;
+use crate::run::counter::Counter;
+use crate::run::job::Job;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -86,25 +89,6 @@ impl RunIdentity {
             self.version
         )
     }
-}
-
-/// Refuses anything but a regular file (or a path that does not exist yet): a FIFO would
-/// block, a device would be read without end, a directory cannot be a journal.
-pub(crate) fn check_regular(path: &Path) -> Result<(), String> {
-    match std::fs::metadata(path) {
-        Ok(meta) if !meta.is_file() => Err(format!(
-            "{}: not a regular file (a checkpoint journal must be one)",
-            path.display()
-        )),
-        _ => Ok(()),
-    }
-}
-
-/// FNV-1a, 64 bits: a checksum against torn and damaged lines, not against forgery.
-pub fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
 }
 
 /// An open journal, ready for appending.

@@ -1,0 +1,55 @@
+//! The data the host and the shader share, laid out as `search.wgsl` reads it: an item (a
+//! partial board for one invocation), a rule (what the search below it obeys), and the
+//! statuses an invocation reports.
+
+use bytemuck::{Pod, Zeroable};
+
+/// Status of an item the device searched to the end.
+pub(crate) const DONE: u32 = 1;
+/// Status of an item that ran out of its budget.
+pub(crate) const OVER_BUDGET: u32 = 2;
+
+/// One partial board for one invocation (the shader's `Item`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+pub(crate) struct Item {
+    pub(crate) open: u32,
+    pub(crate) left: u32,
+    pub(crate) right: u32,
+    /// The board row the next queen goes in.
+    pub(crate) row: u32,
+    /// Index into the rule table.
+    pub(crate) rule: u32,
+    /// Ties among the queens placed so far.
+    pub(crate) ties: u32,
+    pub(crate) pad: [u32; 2],
+}
+
+/// What the search below an item obeys and what a completion is worth (the shader's `Rule`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Pod, Zeroable)]
+pub(crate) struct Rule {
+    /// Blocked squares by board row.
+    pub(crate) blocked: [u32; 32],
+    /// Units per completion with 0, 1 or 2 ties; the fourth is padding.
+    pub(crate) units: [u32; 4],
+    /// The board row whose queen is a tie on a side column (`u32::MAX`: none).
+    pub(crate) side_row: u32,
+    pub(crate) side_mask: u32,
+    /// The columns where a last-row queen is a tie.
+    pub(crate) bottom_mask: u32,
+    pub(crate) pad: u32,
+}
+
+impl Rule {
+    /// A completion's value with `ties` ties.
+    pub(crate) fn units(&self, ties: u32) -> u128 {
+        u128::from(self.units[ties as usize])
+    }
+
+    /// The ties a queen on `bit` of board `row` adds.
+    pub(crate) fn ties_of(&self, row: u32, bit: u32, n: u32) -> u32 {
+        u32::from(row == self.side_row && bit & self.side_mask != 0)
+            + u32::from(row == n - 1 && bit & self.bottom_mask != 0)
+    }
+}

@@ -1,0 +1,21 @@
+//! Running a count: the numbered tasks of a [`Plan`](crate::Plan) on threads, in journals, in
+//! shards and over MPI ranks.
+//!
+//! From the bottom up: [`driver`] runs numbered tasks on a rayon pool and knows nothing of
+//! boards; [`deal`] deals tasks to shards by weight and [`record`] holds what journals and shard
+//! files share (the checksum, the regular-file check); [`job`] is a prepared count;
+//! [`counter`] is the builder a user configures and the run itself; [`checkpoint`] is the
+//! resumable journal; [`shard`] the shard result files and `merge`; `cluster` the MPI
+//! dealing. Each file uses only those before it in this list.
+//!
+//! It may use the engines (`search/`, `join/`, `gpu/`), the engine vocabulary and the base.
+
+pub mod checkpoint;
+#[cfg(feature = "mpi")]
+pub mod cluster;
+pub(crate) mod counter;
+pub(crate) mod deal;
+pub(crate) mod driver;
+pub(crate) mod job;
+pub(crate) mod record;
+pub mod shard;

@@ -1,0 +1,14 @@
+//! The backtracking search: a bitmask depth-first search per numbered task.
+//!
+//! The board's first rows are placed in advance, one task per placement, by the mirror split
+//! ([`split`]: the first row halved by the board's mirror image) or the full-symmetry split
+//! ([`full`]: one board per class of eight, with blocking rules and weights). Each task is
+//! counted by the hot loop ([`kernel`]), whose last five rows are counted in closed form
+//! ([`finish`]).
+//!
+//! It may use the crate's base (`error`, `known`, `limits`, `cpu`) and nothing else.
+
+pub(crate) mod finish;
+pub(crate) mod full;
+pub(crate) mod kernel;
+pub(crate) mod split;

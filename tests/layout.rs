@@ -1,0 +1,208 @@
+//! The source tree keeps the shape ARCHITECTURE.md describes: a few shared files at the root of
+//! `src/`, one folder per concern, no file over 700 lines, and imports that only go down the
+//! layers (no circle between two modules, no module reaching up into `lib.rs`).
+//!
+//! It reads the library's sources as text: a `crate::a::b` or `super::b` path outside a
+//! comment is an import of the module it names. Unit tests (`#[cfg(test)]` to the end of a
+//! file) may use anything and are not read.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The layers, bottom first: a module may use its own layer and those below it.
+const LAYERS: &[&[&str]] = &[
+    &["cpu", "error", "known", "limits", "symmetry"],
+    &["search", "join"],
+    &["engine"],
+    &["gpu"],
+    &["run"],
+    &["solutions"],
+    &["explore"],
+];
+
+/// Every `.rs` file of the library (the binary's `main.rs` and `cli/` left out), as its module
+/// path (`run::counter`, `search`, `lib`) and its text up to its unit tests.
+fn library_modules() -> BTreeMap<String, String> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    walk(&src, &mut files);
+    let mut modules = BTreeMap::new();
+    for file in files {
+        let relative = file.strip_prefix(&src).unwrap().with_extension("");
+        let mut parts: Vec<String> = relative
+            .components()
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect();
+        if parts[0] == "cli" || parts == ["main"] {
+            continue;
+        }
+        if parts.last().is_some_and(|p| p == "mod") {
+            parts.pop();
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let text = match text.find("#[cfg(test)]") {
+            Some(at) => text[..at].to_string(),
+            None => text,
+        };
+        modules.insert(parts.join("::"), text);
+    }
+    modules
+}
+
+/// The module a path such as `run::counter::Counter` names: its longest prefix that is a module.
+fn module_of(path: &[&str], modules: &BTreeMap<String, String>) -> Option<String> {
+    (1..=path.len())
+        .rev()
+        .map(|k| path[..k].join("::"))
+        .find(|candidate| modules.contains_key(candidate))
+}
+
+/// The modules each module imports, outside comments; paths that name no module of the crate
+/// (an item re-exported by `lib.rs`) count as importing `lib`.
+fn imports(modules: &BTreeMap<String, String>) -> BTreeMap<String, BTreeSet<String>> {
+    let mut graph = BTreeMap::new();
+    for (name, text) in modules {
+        let mut used = BTreeSet::new();
+        for line in text.lines() {
+            let code = line.split("//").next().unwrap();
+            for (start, _) in code
+                .match_indices("crate::")
+                .chain(code.match_indices("super::"))
+            {
+                let from_super = code[start..].starts_with("super::");
+                if from_super && code[..start].ends_with("super::") {
+                    continue; // the second `super::` of `super::super::`, read with the first
+                }
+                let path: Vec<&str> = code[start + "crate::".len()..]
+                    .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                    .next()
+                    .unwrap()
+                    .split("::")
+                    .filter(|p| !p.is_empty())
+                    .collect();
+                let mut full: Vec<&str> = Vec::new();
+                if from_super {
+                    // `super` of `a::b` (a file in folder `a`) is `a`; of `a` (a folder's
+                    // mod.rs, or a file at the root) the crate's root.
+                    let own: Vec<&str> = name.split("::").collect();
+                    full.extend(&own[..own.len() - 1]);
+                }
+                full.extend(path);
+                let target = module_of(&full, modules).unwrap_or_else(|| "lib".to_string());
+                if &target != name && !name.starts_with(&format!("{target}::")) {
+                    used.insert(target);
+                }
+            }
+        }
+        graph.insert(name.clone(), used);
+    }
+    graph
+}
+
+fn layer(module: &str) -> Option<usize> {
+    let top = module.split("::").next().unwrap();
+    LAYERS.iter().position(|layer| layer.contains(&top))
+}
+
+#[test]
+fn no_module_imports_a_module_that_imports_it_back() {
+    let modules = library_modules();
+    let graph = imports(&modules);
+    // Depth-first search for a cycle, reporting the first one found.
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        match state.get(node) {
+            Some(1) => {
+                let at = stack.iter().position(|s| s == node).unwrap();
+                let mut cycle = stack[at..].to_vec();
+                cycle.push(node.to_string());
+                return Some(cycle);
+            }
+            Some(2) => return None,
+            _ => {}
+        }
+        state.insert(node.to_string(), 1);
+        stack.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            if let Some(cycle) = visit(next, graph, state, stack) {
+                return Some(cycle);
+            }
+        }
+        stack.pop();
+        state.insert(node.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for node in graph.keys() {
+        if let Some(cycle) = visit(node, &graph, &mut state, &mut Vec::new()) {
+            panic!("import circle: {}", cycle.join(" -> "));
+        }
+    }
+    // The check sees imports at all: the counter uses the driver.
+    assert!(graph["run::counter"].contains("run::driver"), "{graph:?}");
+}
+
+#[test]
+fn no_module_reaches_up_a_layer_or_into_lib_rs() {
+    let modules = library_modules();
+    let graph = imports(&modules);
+    let mut wrong = Vec::new();
+    for (module, used) in &graph {
+        if module == "lib" {
+            continue;
+        }
+        let own = layer(module).unwrap_or_else(|| panic!("{module} is in no layer"));
+        for target in used {
+            match layer(target) {
+                Some(theirs) if theirs <= own => {}
+                _ => wrong.push(format!("{module} uses {target}")),
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "imports up the layers: {wrong:?}");
+    assert!(graph["engine"].contains("join"), "{graph:?}");
+}
+
+#[test]
+fn the_root_of_src_holds_at_most_eight_files_and_no_file_is_over_700_lines() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let root_files: Vec<String> = std::fs::read_dir(&src)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    assert!(root_files.len() <= 8, "{root_files:?}");
+    let modules = library_modules();
+    assert!(modules.len() > 30, "{:?}", modules.keys());
+    fn lines_over(dir: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                lines_over(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let lines = std::fs::read_to_string(&path).unwrap().lines().count();
+                if lines > 700 {
+                    out.push(format!("{} ({lines} lines)", path.display()));
+                }
+            }
+        }
+    }
+    let mut long = Vec::new();
+    lines_over(&src, &mut long);
+    assert!(long.is_empty(), "files over 700 lines: {long:?}");
+}
