@@ -161,19 +161,29 @@ mod tests {
     use super::*;
     use crate::engine::{Engine, Symmetry};
 
-    /// The device, or `None` (said loudly) where this machine has none.
-    fn gpu() -> Option<Gpu> {
-        if adapters().is_empty() {
-            eprintln!("SKIPPED: no GPU adapter (install libvulkan1 mesa-vulkan-drivers)");
-            return None;
+    /// Whether the machine has an adapter; without one, a failure that says what to
+    /// install, or `false` where `NQUEENS_SKIP_GPU=1` asks to skip (as `tests/gpu.rs`).
+    fn has_adapter() -> bool {
+        if !adapters().is_empty() {
+            return true;
         }
-        Some(Gpu::open(None).unwrap())
+        let message = "no GPU adapter: apt-get install libvulkan1 mesa-vulkan-drivers, or \
+                       set NQUEENS_SKIP_GPU=1 to skip the GPU tests";
+        if std::env::var_os("NQUEENS_SKIP_GPU").is_some_and(|v| v == "1") {
+            println!("SKIPPED: {message}");
+            return false;
+        }
+        panic!("{message}");
+    }
+
+    /// The device, or `None` where there is none and the tests are to be skipped.
+    fn gpu() -> Option<Gpu> {
+        has_adapter().then(|| Gpu::open(None).unwrap())
     }
 
     #[test]
     fn a_broken_shader_is_a_one_line_error() {
-        if adapters().is_empty() {
-            eprintln!("SKIPPED: no GPU adapter");
+        if !has_adapter() {
             return;
         }
         let broken = device::SHADER.replace("~free + 1u", "-free");
