@@ -5,6 +5,7 @@ mod cli;
 
 use clap::Parser;
 use clap::error::ErrorKind;
+use std::io::Write;
 use cli::args::Cli;
 use cli::config::Config;
 use cli::exit::ExitCode;
@@ -66,8 +67,17 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 fn usage_error(e: clap::Error) -> ExitCode {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            let _ = e.print();
-            ExitCode::Success
+            // Standard output is line-buffered: a full disk shows only when it is flushed.
+            let printed = e.print().and_then(|()| std::io::stdout().flush());
+            match printed {
+                Ok(()) => ExitCode::Success,
+                // `nqueens --help | head -1`: the reader has what it wanted.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::Success,
+                Err(e) => {
+                    eprintln!("error: cannot write to standard output: {e}");
+                    ExitCode::Failure
+                }
+            }
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let _ = e.print();
