@@ -115,6 +115,26 @@ impl Watched {
         output
     }
 
+    /// Waits for it to end, and the most resident memory it held (the kernel's account of the
+    /// process, read as it is reaped); fails the test if the deadline killed it.
+    pub fn wait_with_peak(self) -> (ExitStatus, u64) {
+        use std::os::unix::process::ExitStatusExt;
+        let pid = self.child.id() as libc::pid_t;
+        let mut status = 0;
+        // SAFETY: a zeroed rusage is a valid value to be written over.
+        let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: wait4 writes into the two locals only; the child is ours and not yet
+        // reaped (std's `Child` is never waited for after this).
+        let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        assert_eq!(reaped, pid, "wait4: {}", std::io::Error::last_os_error());
+        self.check();
+        // Linux gives the peak in KiB.
+        (
+            ExitStatus::from_raw(status),
+            u64::try_from(usage.ru_maxrss).unwrap() << 10,
+        )
+    }
+
     fn check(&self) {
         assert!(
             !self.fired.load(Ordering::SeqCst),
