@@ -5,10 +5,10 @@ mod cli;
 
 use clap::Parser;
 use clap::error::ErrorKind;
-use std::io::Write;
 use cli::args::Cli;
 use cli::config::Config;
 use cli::exit::ExitCode;
+use std::io::Write;
 
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
@@ -49,9 +49,24 @@ fn main() -> std::process::ExitCode {
         Err(e) if is_broken_pipe(&e) => ExitCode::Success.into(),
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::Failure.into()
+            if is_in_use(&e) {
+                // Another run holds the file: nothing was tried, as with a bad command line.
+                ExitCode::Usage.into()
+            } else {
+                ExitCode::Failure.into()
+            }
         }
     }
+}
+
+/// Whether an error is a file that another run holds locked (a journal, an output file).
+fn is_in_use(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<nqueens::Error>(),
+            Some(nqueens::Error::InUse(_))
+        )
+    })
 }
 
 /// Whether an error comes from writing to a pipe whose reader has gone.

@@ -147,7 +147,11 @@ fn slurm_array_sh_leaves_no_part_file_when_the_count_fails() {
     let bin = dir.path().join("bin");
     std::fs::create_dir(&bin).unwrap();
     let fake = bin.join("nqueens");
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     for (exit, left) in [(1, vec![]), (0, vec!["n12-1.json"])] {
         std::fs::write(&fake, format!("#!/bin/sh\necho '{{}}'\nexit {exit}\n")).unwrap();
         std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();

@@ -274,10 +274,12 @@ impl CountConfig {
         }
         if args.unique && args.shard.is_some() {
             // The unique count comes from the whole total (Burnside), which no shard has.
-            return Err("--unique does not go with --shard: a shard counts part of the total, \
+            return Err(
+                "--unique does not go with --shard: a shard counts part of the total, \
                         and the unique solutions follow from the whole of it; count them with \
                         --unique without --shard"
-                .into());
+                    .into(),
+            );
         }
         if let Some(path) = &args.checkpoint {
             must_be_regular(path, "a checkpoint journal")?;

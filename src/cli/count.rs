@@ -182,6 +182,12 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran
         Some((index, shards)) => job.shard(index, shards)?,
         None => (0..job.plan.len()).collect(),
     };
+    // Opened (and locked) before anything is counted: a second run writing the same file is
+    // refused now, not after hours of counting.
+    let mut subtotals = match &config.subtotals {
+        Some(path) => Some(Output::open(Some(path))?),
+        None => None,
+    };
     let checkpoint = match &config.checkpoint {
         Some(path) => Some(Checkpoint::open(path, job, config.shard, &ids)?),
         None => None,
@@ -211,8 +217,7 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran
         }
     };
     interrupt::forget_journal();
-    if let Some(path) = &config.subtotals {
-        let mut output = Output::open(Some(path))?;
+    if let Some(mut output) = subtotals.take() {
         output
             .writer()
             .write_all(checkpoint::subtotals(job, &values).as_bytes())?;

@@ -48,6 +48,31 @@ pub struct Watched {
     fired: Arc<AtomicBool>,
 }
 
+impl std::ops::Deref for Watched {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.child
+    }
+}
+
+impl std::ops::DerefMut for Watched {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.child
+    }
+}
+
+/// What `command` writes on stderr (piped here) and on stdout (where the caller sends it,
+/// the test's own output if nowhere), run under the deadline: `Command::output` that cannot
+/// hang the suite.
+pub fn output(command: &mut std::process::Command) -> Output {
+    Watched::spawn(command.stderr(Stdio::piped())).wait_with_output()
+}
+
+/// `command`'s exit status, run under the deadline.
+pub fn status(command: &mut std::process::Command) -> ExitStatus {
+    Watched::spawn(command).wait()
+}
+
 impl Watched {
     /// Starts `command` under the deadline.
     pub fn spawn(command: &mut std::process::Command) -> Watched {
@@ -80,11 +105,6 @@ impl Watched {
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped()),
         )
-    }
-
-    /// The process's id.
-    pub fn id(&self) -> u32 {
-        self.child.id()
     }
 
     /// Whether it has ended (it is then reaped).
