@@ -206,10 +206,10 @@ fn verify_of_dev_zero_ends_at_once_with_an_error() {
 fn verify_of_an_endless_line_is_refused_with_its_line_number() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("long.txt");
-    let limit = nqueens::parse::line_limit(nqueens::format::Format::Perm);
-    // A one-queen board (detected as perm), then the endless line.
+    // A one-queen board (detected as perm), then a line of digits without end: in perm a
+    // word longer than any column number, refused at once.
     let mut input = b"0\n".to_vec();
-    input.resize(input.len() + limit + 10, b'1');
+    input.resize(input.len() + (1 << 20), b'1');
     std::fs::write(&path, &input).unwrap();
     let out = nqueens()
         .args(["verify", path.to_str().unwrap()])
@@ -219,18 +219,112 @@ fn verify_of_an_endless_line_is_refused_with_its_line_number() {
     assert_eq!(
         stderr,
         format!(
-            "error: perm input, line 2: a line longer than {limit} bytes: more than a perm \
-             placement of n <= {} takes\n",
-            nqueens::parse::MAX_LINEAR_N
+            "error: perm input, line 2: a word longer than {} bytes: longer than any column \
+             number\n",
+            nqueens::parse::MAX_WORD
         )
     );
-    // The same text with -f flat has a far smaller bound, and says so.
+    // The same text with -f flat is bounded by flat's largest board, and says so.
+    let mut input = b"0\n".to_vec();
+    let limit = nqueens::parse::line_limit(nqueens::format::Format::Flat);
+    input.resize(input.len() + limit + 10, b'1');
+    std::fs::write(&path, &input).unwrap();
     let out = nqueens()
         .args(["verify", "-f", "flat", path.to_str().unwrap()])
         .assert()
         .code(2);
     let stderr = text(&out.get_output().stderr);
-    assert!(stderr.contains("n <= 2000"), "{stderr}");
+    assert!(
+        stderr.contains("line 2: a line longer than") && stderr.contains("n <= 2000"),
+        "{stderr}"
+    );
+}
+
+/// Regression: `verify` refused `find`'s own output past n = 1,000,000 ("a line longer than
+/// 14000064 bytes"). What `find` writes, `verify` reads, number by number, in memory that
+/// grows with the board (5 bits a row past the first 65,536), not with its text: n =
+/// 20,000,000 in perm and json, piped from `find`, stays under 40 MiB where holding the line
+/// and checking it as a list took over a gigabyte.
+#[test]
+fn verify_reads_finds_output_past_a_million_rows() {
+    for format in ["perm", "json"] {
+        let mut find = Watched::spawn(
+            std::process::Command::new(cli_support::bin())
+                .args(["find", "20000000", "-f", format])
+                .stdout(Stdio::piped()),
+        );
+        let pipe = find.stdout.take().unwrap();
+        let verify = Watched::spawn(
+            std::process::Command::new(cli_support::bin())
+                .arg("verify")
+                .stdin(pipe)
+                .stdout(Stdio::piped()),
+        );
+        let mut report = String::new();
+        let mut verify = verify;
+        verify
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut report)
+            .unwrap();
+        let (status, peak) = verify.wait_with_peak();
+        assert!(find.wait().success());
+        assert!(status.success(), "{format}: {status:?} {report}");
+        assert_eq!(
+            report,
+            format!("1 placement of n = 20000000 ({format} format): 1 valid, 0 invalid\n")
+        );
+        assert!(peak < 40 << 20, "{format}: peak {} MiB", peak >> 20);
+    }
+}
+
+/// Regression: a UTF-8 byte order mark at the start was refused; an SVG cut off before
+/// `</svg>` was accepted; empty input said "0 placements ... 0 valid" and nothing else.
+/// Now the mark is skipped, the cut SVG refused (exit 2), and empty input said on stderr;
+/// `--complete N` of it holds only for n = 2 and 3, which have no solution.
+#[test]
+fn verify_takes_a_byte_order_mark_refuses_a_cut_svg_and_names_empty_input() {
+    nqueens()
+        .arg("verify")
+        .write_stdin(&b"\xef\xbb\xbf1 3 0 2\n"[..])
+        .assert()
+        .success()
+        .stdout("1 placement of n = 4 (perm format): 1 valid, 0 invalid\n");
+    let svg = text(&stdout(&["solve", "6", "-f", "svg"]));
+    let cut = &svg[..svg.rfind("</svg>").unwrap()];
+    let out = nqueens().arg("verify").write_stdin(cut).assert().code(2);
+    let stderr = text(&out.get_output().stderr);
+    assert!(
+        stderr.contains("ends before its closing </svg>"),
+        "{stderr}"
+    );
+    let note = "note: the input holds no placement: nothing was read to check\n";
+    nqueens()
+        .arg("verify")
+        .write_stdin("")
+        .assert()
+        .success()
+        .stdout("0 placements (perm format): 0 valid, 0 invalid\n")
+        .stderr(note);
+    for n in ["2", "3"] {
+        nqueens()
+            .args(["verify", "--complete", n])
+            .write_stdin("\n")
+            .assert()
+            .success()
+            .stdout(format!(
+                "0 placements of n = {n} (perm format): 0 valid, 0 invalid\n\
+                 complete: n = {n} has no solution, and none was given\n"
+            ))
+            .stderr(note);
+    }
+    nqueens()
+        .args(["verify", "--complete", "8"])
+        .write_stdin("")
+        .assert()
+        .code(1)
+        .stderr(note);
 }
 
 #[test]
