@@ -576,6 +576,13 @@ fn man_page_is_roff_and_names_every_subcommand() {
             "no section for {sub}"
         );
     }
+    // Regression: the page named pages of their own for the subcommands (`nqueens-count(1)`),
+    // which are not installed; it names their sections of this page.
+    assert!(!page.contains("(1)"), "{page}");
+    assert!(
+        page.contains("\\fBnqueens count\\fR (its section below)"),
+        "{page}"
+    );
     // Every option of every subcommand is there, --checkpoint among them.
     assert!(page.contains("\\-\\-checkpoint"), "{page}");
     assert!(page.contains(".SS EXAMPLES"), "{page}");
