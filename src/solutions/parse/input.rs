@@ -26,7 +26,7 @@ pub(super) enum Word<'a> {
     /// A word of digits alone, read as its value.
     Number(u64),
     /// Any other word: bytes up to a space, a tab or the line's end.
-    Word(&'a str),
+    Text(&'a str),
     /// The line's end (consumed).
     EndOfLine,
     /// The input's end.
@@ -296,7 +296,7 @@ impl<R: BufRead> Input<R> {
             return Ok(Word::Number(value));
         }
         self.take_while(|b| !ends(b), limit, too_long)?;
-        Ok(Word::Word(self.text()))
+        Ok(Word::Text(self.text()))
     }
 
     /// Reads a list of whole numbers straight from the buffered bytes, a pass over each

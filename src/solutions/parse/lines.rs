@@ -31,7 +31,7 @@ impl<R: BufRead> Reader<R> {
                 };
                 match word {
                     Word::Number(value) => push(value).map_err(at)?,
-                    Word::Word(word) => {
+                    Word::Text(word) => {
                         let value = word
                             .parse::<u64>()
                             .map_err(|_| format!("'{word}' is not a column number"));
