@@ -52,14 +52,12 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || bad "unexpected argument '$1'"
 
-[ -n "${sizes// /}" ] || bad "-n needs at least one size"
-for n in $sizes; do
-  if ! [[ $n =~ ^[0-9]{1,3}$ ]] || [ $((10#$n)) -lt 1 ] || [ $((10#$n)) -gt 32 ]; then
-    bad "invalid board size '$n': expected a whole number from 1 to 32"
-  fi
-done
-[[ $runs =~ ^[1-9][0-9]*$ ]] || bad "invalid run count '$runs': expected a whole number from 1"
-[[ $threads =~ ^[1-9][0-9]{0,3}$ ]] || bad "invalid thread count '$threads': expected a whole number from 1"
+# shellcheck source=scripts/checks.sh
+source "$(dirname "$0")/checks.sh"
+check_sizes "$sizes"
+check_runs "$runs"
+[[ $threads != *" "* ]] || bad "invalid thread count '$threads': expected one whole number from 1"
+check_threads "$threads"
 for tool in hyperfine jq; do
   command -v "$tool" >/dev/null || { echo "gpu-bench.sh needs $tool (apt-get install $tool)" >&2; exit 2; }
 done

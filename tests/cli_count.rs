@@ -3,7 +3,7 @@
 
 mod cli_support;
 
-use cli_support::nqueens;
+use cli_support::{into_closed_pipe, nqueens};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -513,22 +513,6 @@ fn help_and_version_exit_zero() {
         .success()
         .stdout(format!("nqueens {}\n", env!("CARGO_PKG_VERSION")))
         .stderr("");
-}
-
-/// Runs `nqueens args` with its standard output a pipe whose reader is already gone; returns
-/// the exit code and what it printed on stderr.
-fn into_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
-    let (reader, writer) = std::io::pipe().unwrap();
-    drop(reader);
-    let output = cli_support::output(
-        std::process::Command::new(cli_support::bin())
-            .args(args)
-            .stdout(writer),
-    );
-    (
-        output.status.code(),
-        String::from_utf8(output.stderr).unwrap(),
-    )
 }
 
 /// The two shard results of `count n --shard I/2`, written in `dir`.

@@ -742,14 +742,7 @@ fn help_and_version_to_a_full_disk_exit_1() {
         assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.contains("No space left on device"), "{stderr}");
-        let (reader, writer) = std::io::pipe().unwrap();
-        drop(reader);
-        let out = cli_support::output(
-            std::process::Command::new(cli_support::bin())
-                .args(args)
-                .stdout(writer),
-        );
-        assert!(out.status.success(), "{args:?}: {out:?}");
-        assert_eq!(text(&out.stderr), "", "{args:?}");
+        let (code, stderr) = cli_support::into_closed_pipe(args);
+        assert_eq!((code, stderr.as_str()), (Some(0), ""), "{args:?}");
     }
 }

@@ -345,6 +345,26 @@ fn sigterm_message_counts_what_the_journal_holds() {
     }
 }
 
+/// Starts `args` twice at once; whichever opens its file first must succeed and the other be
+/// refused at once with exit 2 and one line on stderr: their outputs, the refused one second.
+fn two_at_once(args: &[&str]) -> [std::process::Output; 2] {
+    let runs = [spawn(args), spawn(args)];
+    let [a, b] = runs.map(Watched::wait_with_output);
+    let (done, refused) = if a.status.code() == Some(2) {
+        (b, a)
+    } else {
+        (a, b)
+    };
+    assert_eq!(
+        (done.status.code(), refused.status.code()),
+        (Some(0), Some(2)),
+        "{done:?} {refused:?}"
+    );
+    let stderr = String::from_utf8(refused.stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    [done, refused]
+}
+
 /// Regression: two runs started at once on one new journal both wrote a header, and the
 /// journal could no longer be resumed; runs of different settings were both accepted. The
 /// journal is locked for the whole run: the second run, whatever its settings, is refused at
@@ -362,43 +382,21 @@ fn two_runs_at_once_on_one_journal_the_second_is_refused() {
         "-j",
         "1",
         "--checkpoint",
-        path,
     ];
-    // Started together: whichever opens the journal first counts, the other is refused.
-    let runs = [spawn(&count), spawn(&count)];
-    let outputs = runs.map(Watched::wait_with_output);
-    let mut codes: Vec<Option<i32>> = outputs.iter().map(|o| o.status.code()).collect();
-    codes.sort();
-    assert_eq!(codes, [Some(0), Some(2)], "{outputs:?}");
-    for output in &outputs {
-        let stderr = String::from_utf8(output.stderr.clone()).unwrap();
-        match output.status.code() {
-            Some(0) => assert_eq!(output.stdout, format!("{Q16}\n").as_bytes()),
-            _ => {
-                assert_eq!(stderr.lines().count(), 1, "{stderr}");
-                assert!(
-                    stderr.contains("another run is using this journal"),
-                    "{stderr}"
-                );
-            }
-        }
-    }
+    let [done, refused] = two_at_once(&[&count[..], &[path]].concat());
+    assert_eq!(done.stdout, format!("{Q16}\n").as_bytes());
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(
+        stderr.contains("another run is using this journal"),
+        "{stderr}"
+    );
     let text = std::fs::read_to_string(&journal).unwrap();
     assert_eq!(text.matches("nqueens-checkpoint").count(), 1, "{text}");
     // A run of other settings while one holds the journal: refused for the lock (exit 2),
     // not counted beside it.
     let fresh = dir.path().join("k");
     let fresh_path = fresh.to_str().unwrap();
-    let mut first = spawn(&[
-        "count",
-        "16",
-        "--engine",
-        "search",
-        "-j",
-        "1",
-        "--checkpoint",
-        fresh_path,
-    ]);
+    let mut first = spawn(&[&count[..], &[fresh_path]].concat());
     wait_for_records(&mut first, &fresh, 1);
     let out = nqueens()
         .args([
@@ -420,16 +418,8 @@ fn two_runs_at_once_on_one_journal_the_second_is_refused() {
     // Both journals resume: every task done, the same count.
     for path in [path, fresh_path] {
         nqueens()
-            .args([
-                "count",
-                "16",
-                "--engine",
-                "search",
-                "-j",
-                "1",
-                "--checkpoint",
-                path,
-            ])
+            .args(count)
+            .arg(path)
             .assert()
             .success()
             .stdout(format!("{Q16}\n"));
@@ -443,7 +433,7 @@ fn two_runs_at_once_on_one_subtotals_file_the_second_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("sub.tsv");
     let path = file.to_str().unwrap();
-    let count = [
+    let args = [
         "count",
         "16",
         "--engine",
@@ -453,13 +443,8 @@ fn two_runs_at_once_on_one_subtotals_file_the_second_is_refused() {
         "--subtotals",
         path,
     ];
-    let runs = [spawn(&count), spawn(&count)];
-    let outputs = runs.map(Watched::wait_with_output);
-    let mut codes: Vec<Option<i32>> = outputs.iter().map(|o| o.status.code()).collect();
-    codes.sort();
-    assert_eq!(codes, [Some(0), Some(2)], "{outputs:?}");
-    let refused = outputs.iter().find(|o| o.status.code() == Some(2)).unwrap();
-    let stderr = String::from_utf8(refused.stderr.clone()).unwrap();
+    let [_, refused] = two_at_once(&args);
+    let stderr = String::from_utf8(refused.stderr).unwrap();
     assert!(
         stderr.contains("another nqueens run is writing it"),
         "{stderr}"

@@ -167,3 +167,12 @@ impl Watched {
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8(bytes.to_vec()).unwrap()
 }
+
+/// Runs `nqueens args` with its standard output a pipe whose reader is already gone; returns
+/// the exit code and what it printed on stderr.
+pub fn into_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let output = output(std::process::Command::new(bin()).args(args).stdout(writer));
+    (output.status.code(), text(&output.stderr))
+}

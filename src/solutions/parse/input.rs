@@ -10,11 +10,7 @@ use std::io::{BufRead, ErrorKind};
 
 /// A `BufRead` read in bounded pieces, counting lines.
 pub(super) struct Input<R> {
-    input: R,
-    /// Bytes read ahead and given back ([`Input::read_ahead`]): read before `input`.
-    ahead: Vec<u8>,
-    /// How many of `ahead` have been read again.
-    ahead_at: usize,
+    source: Source<R>,
     /// Newlines consumed so far: the current line is one more.
     newlines: usize,
     /// The piece being read.
@@ -53,42 +49,63 @@ fn is_blank(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
 }
 
-/// The unread bytes given back, or else the buffered bytes of `input`, reading more when none
-/// are left; empty at the end of the input. An error names `line`.
-fn fill<'a, R: BufRead>(
-    input: &'a mut R,
-    ahead: &'a [u8],
-    line: usize,
-) -> Result<&'a [u8], ParseError> {
-    if !ahead.is_empty() {
-        return Ok(ahead);
-    }
-    let empty = loop {
-        match input.fill_buf() {
-            Ok(chunk) => break chunk.is_empty(),
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => {
-                return Err(ParseError {
-                    place: Place::Line(line),
-                    message: format!("cannot read the input: {e}"),
-                });
-            }
+/// The bytes under the reader: those read ahead and given back ([`Input::read_ahead`]), then
+/// the `BufRead`'s.
+struct Source<R> {
+    input: R,
+    ahead: Vec<u8>,
+    /// How many of `ahead` have been read again.
+    ahead_at: usize,
+}
+
+impl<R: BufRead> Source<R> {
+    /// The unread bytes given back, or else the buffered bytes of the input, reading more
+    /// when none are left; empty at the end of the input. An error names `line`.
+    fn chunk(&mut self, line: usize) -> Result<&[u8], ParseError> {
+        if self.ahead_at < self.ahead.len() {
+            return Ok(&self.ahead[self.ahead_at..]);
         }
-    };
-    if empty {
-        // Asking again would read again, and a terminal would wait for a second end.
-        return Ok(&[]);
+        let empty = loop {
+            match self.input.fill_buf() {
+                Ok(chunk) => break chunk.is_empty(),
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(ParseError {
+                        place: Place::Line(line),
+                        message: format!("cannot read the input: {e}"),
+                    });
+                }
+            }
+        };
+        if empty {
+            // Asking again would read again, and a terminal would wait for a second end.
+            return Ok(&[]);
+        }
+        // Bytes are buffered: this returns them without reading.
+        Ok(self.input.fill_buf().unwrap_or_default())
     }
-    // Bytes are buffered: this returns them without reading.
-    Ok(input.fill_buf().unwrap_or_default())
+
+    fn consume(&mut self, bytes: usize) {
+        if self.ahead_at < self.ahead.len() {
+            self.ahead_at += bytes;
+            if self.ahead_at == self.ahead.len() {
+                self.ahead = Vec::new();
+                self.ahead_at = 0;
+            }
+        } else {
+            self.input.consume(bytes);
+        }
+    }
 }
 
 impl<R: BufRead> Input<R> {
     pub(super) fn new(input: R) -> Input<R> {
         Input {
-            input,
-            ahead: Vec::new(),
-            ahead_at: 0,
+            source: Source {
+                input,
+                ahead: Vec::new(),
+                ahead_at: 0,
+            },
             newlines: 0,
             buffer: Vec::new(),
         }
@@ -109,23 +126,11 @@ impl<R: BufRead> Input<R> {
 
     /// The buffered bytes, reading more when none are left; empty at the end of the input.
     fn fill(&mut self) -> Result<&[u8], ParseError> {
-        fill(
-            &mut self.input,
-            &self.ahead[self.ahead_at..],
-            self.newlines + 1,
-        )
+        self.source.chunk(self.newlines + 1)
     }
 
     fn consume(&mut self, bytes: usize) {
-        if self.ahead_at < self.ahead.len() {
-            self.ahead_at += bytes;
-            if self.ahead_at == self.ahead.len() {
-                self.ahead = Vec::new();
-                self.ahead_at = 0;
-            }
-        } else {
-            self.input.consume(bytes);
-        }
+        self.source.consume(bytes);
     }
 
     /// Skips a UTF-8 byte order mark at the start of the input (an editor's, not text).
@@ -168,9 +173,9 @@ impl<R: BufRead> Input<R> {
             line.extend_from_slice(&chunk[..taken]);
             self.consume(taken);
         };
-        self.ahead = line;
-        self.ahead_at = 0;
-        Ok((&self.ahead, whole))
+        self.source.ahead = line;
+        self.source.ahead_at = 0;
+        Ok((&self.source.ahead, whole))
     }
 
     /// Reads up to and including the next `delimiter` (or the end of the input) into the
@@ -186,11 +191,7 @@ impl<R: BufRead> Input<R> {
         let start = self.line();
         let mut any = false;
         loop {
-            let chunk = fill(
-                &mut self.input,
-                &self.ahead[self.ahead_at..],
-                self.newlines + 1,
-            )?;
+            let chunk = self.source.chunk(self.newlines + 1)?;
             if chunk.is_empty() {
                 break;
             }
@@ -313,8 +314,7 @@ impl<R: BufRead> Input<R> {
         push: &mut dyn FnMut(u64) -> Result<(), String>,
     ) -> Result<Scan, ParseError> {
         loop {
-            let line = self.newlines + 1;
-            let chunk = fill(&mut self.input, &self.ahead[self.ahead_at..], line)?;
+            let chunk = self.source.chunk(self.newlines + 1)?;
             if chunk.is_empty() {
                 return Ok(Scan::EndOfInput);
             }
@@ -404,11 +404,7 @@ impl<R: BufRead> Input<R> {
     ) -> Result<(), ParseError> {
         self.buffer.clear();
         loop {
-            let chunk = fill(
-                &mut self.input,
-                &self.ahead[self.ahead_at..],
-                self.newlines + 1,
-            )?;
+            let chunk = self.source.chunk(self.newlines + 1)?;
             let taken = chunk.iter().take_while(|&&b| keep(b)).count();
             let done = taken < chunk.len() || chunk.is_empty();
             self.buffer.extend_from_slice(&chunk[..taken]);
@@ -504,11 +500,7 @@ impl<R: BufRead> Input<R> {
     ) -> Result<(), ParseError> {
         self.buffer.clear();
         loop {
-            let chunk = fill(
-                &mut self.input,
-                &self.ahead[self.ahead_at..],
-                self.newlines + 1,
-            )?;
+            let chunk = self.source.chunk(self.newlines + 1)?;
             let Some(stop) = chunk
                 .iter()
                 .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
