@@ -5,7 +5,7 @@
 use super::input::{Scan, Word};
 use super::{Item, ParseError, Place, Reader, line_limit, plural, rows_to_columns};
 use crate::solutions::format::Format;
-use crate::solutions::solution::Checker;
+use crate::solutions::solution::{Checker, Placement};
 use std::io::BufRead;
 
 /// How deep a `json` line's objects and arrays may nest in the fields it ignores.
@@ -244,7 +244,7 @@ impl<R: BufRead> Reader<R> {
 
 /// The placement of a `flat` line, or why it has none (invalid), or why it is not the
 /// format (an error).
-fn flat_line(line: &str) -> Result<Result<crate::Placement, String>, String> {
+fn flat_line(line: &str) -> Result<Result<Placement, String>, String> {
     if let Some(bad) = line.chars().find(|&c| c != '0' && c != '1') {
         return Err(format!("unexpected character '{bad}'"));
     }
