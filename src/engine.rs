@@ -226,6 +226,41 @@ impl Plan {
         }
     }
 
+    /// The most memory the plan's engine holds on `threads` threads, besides the program:
+    /// the join engine's quarter table and pieces; the search holds next to nothing (0).
+    pub fn memory_bytes(&self, threads: usize) -> u64 {
+        match self {
+            Plan::Join(plan) => plan.memory_bytes(threads),
+            Plan::Mirror(_) | Plan::Full(_) => 0,
+        }
+    }
+
+    /// How many parts task `index` can be run in, one at a time ([`Plan::run_part`]): the
+    /// join engine's units; the search's tasks are one part each.
+    pub fn parts(&self, index: usize) -> usize {
+        match self {
+            Plan::Join(plan) => plan.parts(index),
+            Plan::Mirror(_) | Plan::Full(_) => 1,
+        }
+    }
+
+    /// The value of part `part` of task `index`: a task's value is the sum over its parts.
+    pub fn run_part(&self, index: usize, part: usize) -> u128 {
+        match self {
+            Plan::Join(plan) => plan.run_part(index, part),
+            Plan::Mirror(_) | Plan::Full(_) => self.run(index),
+        }
+    }
+
+    /// The estimated size of part `part` of task `index`, in the units of [`Plan::weight`]:
+    /// a task's weight is the sum over its parts.
+    pub fn part_weight(&self, index: usize, part: usize) -> u64 {
+        match self {
+            Plan::Join(plan) => plan.part_weight(index, part),
+            Plan::Mirror(_) | Plan::Full(_) => self.weight(index),
+        }
+    }
+
     /// The nodes (queens placed) the search of task `index` visits, for a benchmark's nodes
     /// per second; runs the task again with a counting build of the search. The join engine
     /// searches no tree: `None`.

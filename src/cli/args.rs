@@ -22,6 +22,7 @@ pub enum Command {
   nqueens count 16                          14772512
   nqueens count 8..14                       a table, each count checked against OEIS A000170
   nqueens count 12 --unique --json          one JSON object: total, unique, time, engine
+  nqueens count 21 --estimate               what counting n = 21 would take, from a sample
   nqueens count 20 --checkpoint n20.log     killed or interrupted? the same command resumes
   nqueens count 19 --shard 0/4 > s0.json    one shard of four; then: nqueens merge s*.json")]
     Count(CountArgs),
@@ -219,6 +220,13 @@ pub struct CountArgs {
     /// Print one JSON object per board size (JSON Lines).
     #[arg(long)]
     pub json: bool,
+
+    /// Do not count: predict what the count would cost on this machine, from a timed sample
+    /// of its work (whole tasks, or parts of the join engine's tasks), and print the
+    /// core-seconds with a 95 % error bar, the time on these threads, the tasks and the
+    /// memory a process needs.
+    #[arg(long)]
+    pub estimate: bool,
 
     /// Show progress on stderr: `auto` draws a bar when stderr is a terminal and the run
     /// takes more than half a second; `always` draws it on a terminal and otherwise (a batch

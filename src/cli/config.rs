@@ -248,6 +248,8 @@ pub struct CountConfig {
     pub mpi: bool,
     /// The GPU adapter asked for.
     pub gpu_adapter: Option<String>,
+    /// Predict the count's cost from a sample instead of counting.
+    pub estimate: bool,
 }
 
 impl CountConfig {
@@ -280,6 +282,19 @@ impl CountConfig {
                         --unique without --shard"
                     .into(),
             );
+        }
+        for (flag, given) in [
+            ("--checkpoint", args.checkpoint.is_some()),
+            ("--shard", args.shard.is_some()),
+            ("--subtotals", args.subtotals.is_some()),
+            ("--mpi", args.mpi),
+            ("--unique", args.unique),
+        ] {
+            if given && args.estimate {
+                return Err(format!(
+                    "--estimate predicts a count without making it: it does not go with {flag}"
+                ));
+            }
         }
         if let Some(path) = &args.checkpoint {
             must_be_regular(path, "a checkpoint journal")?;
@@ -341,6 +356,7 @@ impl CountConfig {
             subtotals: args.subtotals.clone(),
             mpi: args.mpi,
             gpu_adapter: args.gpu_adapter.clone(),
+            estimate: args.estimate,
         })
     }
 }

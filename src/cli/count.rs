@@ -15,6 +15,10 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Instant;
 
+/// The most time `--estimate` spends on its sample of one board size (a part that has
+/// started still runs to its end).
+const ESTIMATE_BUDGET: std::time::Duration = std::time::Duration::from_secs(300);
+
 /// Runs a validated `count` command; returns the exit code.
 pub fn run(config: &CountConfig) -> Result<ExitCode> {
     if config.max_memory.is_some() {
@@ -22,7 +26,9 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
     }
     let mut out = std::io::stdout().lock();
     let reporter = Reporter::new(config.style, config.unique);
-    reporter.header(&mut out)?;
+    if !config.estimate {
+        reporter.header(&mut out)?;
+    }
     let mut code = ExitCode::Success;
     for n in config.sizes.clone() {
         let bar = TaskBar::new(config.progress, n);
@@ -52,6 +58,20 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         // The sizes of the tasks: what the ETA follows, what shards are dealt by, and what
         // lets the largest tasks start first.
         job.estimate_weights()?;
+        if config.estimate {
+            let setup = started.elapsed();
+            // Each part timed by its thread's processor time where there is one: other work
+            // on the machine then barely changes the figure.
+            let estimate = if memory::thread_cpu_time().is_some() {
+                let clock = || memory::thread_cpu_time().unwrap_or_default();
+                job.estimate_with_clock(ESTIMATE_BUDGET, &clock)?
+            } else {
+                job.estimate(ESTIMATE_BUDGET)?
+            };
+            bar.finish();
+            super::report::estimate(&mut out, config.style, &job, &estimate, setup)?;
+            continue;
+        }
         let ran = run_job(config, &counter, &mut job)?;
         bar.finish();
         if let Some(error) = job.gpu_fallback.get() {

@@ -52,6 +52,23 @@ fn status_field(name: &str) -> Option<u64> {
     Some(kib * 1024)
 }
 
+/// The processor time the calling thread has used (Linux; elsewhere `None`), for timing
+/// work on a machine that other work shares.
+pub fn thread_cpu_time() -> Option<std::time::Duration> {
+    #[cfg(target_os = "linux")]
+    {
+        let mut now = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `now` is a valid timespec for the call to fill.
+        let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } == 0;
+        ok.then(|| std::time::Duration::new(now.tv_sec as u64, now.tv_nsec as u32))
+    }
+    #[cfg(not(target_os = "linux"))]
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

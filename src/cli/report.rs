@@ -209,3 +209,101 @@ impl Reporter {
         out.flush()
     }
 }
+
+/// What `count --estimate` says of one board size.
+#[derive(Debug, Serialize)]
+struct EstimateRow {
+    n: u32,
+    engine: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    symmetry: Option<&'static str>,
+    /// The predicted work of every task, in seconds of one core of this machine.
+    core_seconds: f64,
+    /// Half the 95 % interval, relative to `core_seconds`.
+    error: f64,
+    threads: usize,
+    /// The predicted wall-clock time on `threads` threads: the preparation as it took here,
+    /// and the work shared evenly.
+    seconds: f64,
+    tasks: usize,
+    split_depth: u32,
+    /// The most the engine holds (the join engine's quarter table and pieces), in bytes.
+    memory_bytes: u64,
+    /// The process's peak so far, with the table built and the sample run (Linux).
+    peak_memory_bytes: Option<u64>,
+    /// The parts timed, of how many, and the seconds the preparation and the sample took.
+    sampled: usize,
+    parts: usize,
+    setup_seconds: f64,
+    sample_seconds: f64,
+}
+
+/// Prints the estimate of one board size: a line, or a JSON object.
+pub fn estimate(
+    out: &mut impl Write,
+    style: OutputStyle,
+    job: &nqueens::Job,
+    estimate: &nqueens::Estimate,
+    setup: Duration,
+) -> io::Result<()> {
+    let row = EstimateRow {
+        n: job.n,
+        engine: job.engine.name(),
+        symmetry: job.engine.symmetry().map(|s| s.name()),
+        core_seconds: estimate.core_seconds,
+        error: estimate.error,
+        threads: job.threads,
+        seconds: setup.as_secs_f64() + estimate.core_seconds / job.threads as f64,
+        tasks: estimate.tasks,
+        split_depth: job.split_depth,
+        memory_bytes: job.plan.memory_bytes(job.threads),
+        peak_memory_bytes: super::memory::peak_bytes(),
+        sampled: estimate.sampled,
+        parts: estimate.parts,
+        setup_seconds: setup.as_secs_f64(),
+        sample_seconds: estimate.sample_seconds,
+    };
+    if style == OutputStyle::Json {
+        serde_json::to_writer(&mut *out, &row)?;
+        writeln!(out)?;
+    } else {
+        let memory = match row.memory_bytes {
+            0 => "next to none".to_string(),
+            bytes => format!("at most {}", super::memory::show(bytes)),
+        };
+        writeln!(
+            out,
+            "n = {}: about {:.3} core-seconds (± {:.1} % at 95 %), {:.3} s on {} threads; \
+             {} tasks ({}); memory {memory}; {} of {} parts timed in {:.2} s after {:.2} s \
+             of preparation",
+            row.n,
+            Sig(row.core_seconds),
+            100.0 * row.error,
+            Sig(row.seconds),
+            row.threads,
+            row.tasks,
+            job.engine,
+            row.sampled,
+            row.parts,
+            row.sample_seconds,
+            row.setup_seconds,
+        )?;
+    }
+    out.flush()
+}
+
+/// A number of seconds shown to about three significant figures.
+struct Sig(f64);
+
+impl std::fmt::Display for Sig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let digits = f.precision().unwrap_or(3);
+        let x = self.0;
+        if x <= 0.0 || !x.is_finite() {
+            return write!(f, "{x}");
+        }
+        let magnitude = x.log10().floor() as i32;
+        let decimals = (digits as i32 - 1 - magnitude).max(0) as usize;
+        write!(f, "{x:.decimals$}")
+    }
+}

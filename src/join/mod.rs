@@ -332,6 +332,13 @@ impl Plan {
         self.piece = piece.max(64);
     }
 
+    /// The most this plan holds on `threads` threads: its quarter table and one piece of
+    /// half-boards of each side per thread ([`bytes_per_half_board`]).
+    pub fn memory_bytes(&self, threads: usize) -> u64 {
+        let per_thread = (self.piece * bytes_per_half_board(self.shape.n)) as u64;
+        table_bytes(self.shape.n) as u64 + threads.max(1) as u64 * per_thread
+    }
+
     /// How many tasks there are.
     pub fn len(&self) -> usize {
         self.tasks.len()
@@ -364,33 +371,59 @@ impl Plan {
 
     /// The number of solutions task `index` stands for.
     pub fn run(&self, index: usize) -> u128 {
+        (0..self.parts(index))
+            .map(|part| self.run_part(index, part))
+            .sum()
+    }
+
+    /// How many parts task `index` is made of: its units (sets of west rows), each counted
+    /// alone. A sample of a large task can time a part of it ([`Plan::run_part`]).
+    pub fn parts(&self, index: usize) -> usize {
+        self.tasks[index].units.len()
+    }
+
+    /// The number of solutions part `part` of task `index` stands for: the task's value is
+    /// the sum over its parts.
+    pub fn run_part(&self, index: usize, part: usize) -> u128 {
         let quarter = self.quarter();
+        let unit = &self.units[self.tasks[index].units.start + part];
         SCRATCH.with(|scratch| {
-            let scratch = &mut *scratch.borrow_mut();
-            self.tasks[index]
-                .units
-                .clone()
-                .map(|u| {
-                    self.build
-                        .count_unit(self, quarter, &self.units[u], scratch)
-                })
-                .sum()
+            self.build
+                .count_unit(self, quarter, unit, &mut scratch.borrow_mut())
         })
     }
 
-    /// An estimate of task `index`'s work (at least 1): the pairs of quarter entries its
-    /// half-boards come from, times the half-boards they are counted against.
+    /// An estimate of task `index`'s work (at least 1): the sum of its parts' weights
+    /// ([`Plan::part_weight`]).
     pub fn weight(&self, index: usize) -> u64 {
+        (0..self.parts(index))
+            .map(|part| self.part_weight(index, part))
+            .fold(0u64, u64::saturating_add)
+            .max(1)
+    }
+
+    /// An estimate of the work of part `part` of task `index`, in about a nanosecond of one
+    /// core each (at least 1), from the pairs of quarter entries its half-boards come from:
+    /// `x = 16 W + 5 E` (W the west side's pairs, E the east sides' of all its layouts) to
+    /// the power 7/8. A unit's time grows about linearly with its half-boards, as the index
+    /// keeps its buckets at a fixed size with more cuts for more half-boards, and a little
+    /// slower than linearly in the largest units, whose cuts prune more (fitted to every
+    /// task's time at n = 18 to 21; the product `W E` that bounds the pairs over-weighted
+    /// the largest units several times over, and an ETA that follows it ran 15 to 28 % short
+    /// at 5 % of the work). Integer arithmetic only: every machine deals the same shards.
+    pub fn part_weight(&self, index: usize, part: usize) -> u64 {
         let quarter = self.quarter();
-        let mut work = 0u64;
-        for unit in &self.units[self.tasks[index].units.clone()] {
-            let west = self.west(quarter, unit).bound();
-            for job in &self.jobs[unit.jobs.clone()] {
-                let east = self.east(quarter, unit, *job).bound();
-                work = work.saturating_add(west.saturating_mul(east) / 64 + 1);
-            }
-        }
-        work.max(1)
+        let unit = &self.units[self.tasks[index].units.start + part];
+        let west = self.west(quarter, unit).bound();
+        let east = self.jobs[unit.jobs.clone()]
+            .iter()
+            .map(|job| self.east(quarter, unit, *job).bound())
+            .fold(0u64, u64::saturating_add);
+        let x = u128::from(west) * 16 + u128::from(east) * 5;
+        // x^(7/8) = sqrt(x * x^(1/2) * x^(1/4)).
+        let root = x.isqrt();
+        let weight = (x * root * root.isqrt()).isqrt();
+        u64::try_from(weight).unwrap_or(u64::MAX).max(1)
     }
 
     fn west<'q>(&self, quarter: &'q Quarter, unit: &Unit) -> Side<'q> {

@@ -4,7 +4,8 @@
 //! From the bottom up: [`driver`] runs numbered tasks on a rayon pool and knows nothing of
 //! boards; [`deal`] deals tasks to shards by weight and [`record`] holds what journals and shard
 //! files share (the checksum, the regular-file check); [`job`] is a prepared count;
-//! [`counter`] is the builder a user configures and the run itself; [`checkpoint`] is the
+//! [`counter`] is the builder a user configures and the run itself; [`estimate`] times a
+//! sample of a job's work to predict its cost; [`checkpoint`] is the
 //! resumable journal; [`shard`] the shard result files and `merge`; `cluster` the MPI
 //! dealing. Each file uses only those before it in this list.
 //!
@@ -16,6 +17,7 @@ pub mod cluster;
 pub(crate) mod counter;
 pub(crate) mod deal;
 pub(crate) mod driver;
+pub(crate) mod estimate;
 pub(crate) mod job;
 pub(crate) mod record;
 pub mod shard;

@@ -1,0 +1,338 @@
+//! What a count would cost, from a timed sample of its work: `count --estimate`.
+//!
+//! The tasks are laid end to end in decreasing order of weight ([`Plan::weight`]), each task
+//! as its parts ([`Plan::parts`]: the join engine's units), so that the line is as long as
+//! the total weight. A round of `k` points spaced evenly along it, from a seeded offset, picks
+//! `k` parts, each with a chance in proportion to its weight (a systematic sample with
+//! probability proportional to size), and times each. Every timed part gives a rate, its
+//! seconds per unit of weight, and the total weight times their mean is the estimate of the
+//! whole: unbiased whatever the weights, and the better the weights predict times the
+//! smaller its error. Neighbouring points have neighbouring weights, so the error is
+//! estimated from successive differences of the rates (the usual estimator for a systematic
+//! sample), and rounds of twice the points follow until the 95 % error bar is within a
+//! target or the time budget is spent.
+//!
+//! Parts run on the job's threads, one per thread at a time, each timed by a clock of the
+//! thread that runs it: the wall clock by default, which on a machine doing nothing else is
+//! the core's time, or the caller's clock ([`Job::estimate_with_clock`]: the command line
+//! passes the thread's processor time, which other work on the machine barely changes). The
+//! counts they make are thrown away (there is nothing to check them against).
+
+use super::driver;
+use super::job::Job;
+use crate::engine::Plan;
+use crate::error::Error;
+use std::time::{Duration, Instant};
+
+/// The first round's points.
+const FIRST_ROUND: usize = 32;
+
+/// The sample stops when it has taken more than this fraction's inverse of the run it
+/// predicts: 20 means a twentieth.
+const SHARE_OF_RUN: f64 = 20.0;
+
+/// The error bar (95 %, relative) at which sampling stops.
+pub const TARGET_ERROR: f64 = 0.03;
+
+/// What a count would cost on this machine, from a sample ([`Job::estimate`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Estimate {
+    /// The tasks of the count.
+    pub tasks: usize,
+    /// The predicted time of every task, in seconds of one core of this machine.
+    pub core_seconds: f64,
+    /// Half the width of the 95 % confidence interval, relative to `core_seconds` (0.05 for
+    /// plus or minus 5 %).
+    pub error: f64,
+    /// The parts that were timed.
+    pub sampled: usize,
+    /// The parts in all.
+    pub parts: usize,
+    /// The wall-clock seconds the sample took.
+    pub sample_seconds: f64,
+}
+
+/// A timed part: its weight and its seconds.
+#[derive(Clone, Copy, Debug)]
+struct Timed {
+    weight: u64,
+    seconds: f64,
+}
+
+impl Job {
+    /// Estimates what counting every task would cost, by timing a sample of its parts (see
+    /// the module's documentation) for about `budget` at most, in rounds: it stops once the
+    /// error bar is within [`TARGET_ERROR`], every part has been timed, the sample has taken
+    /// a twentieth of the time it predicts for the run on the job's threads, or the budget is
+    /// spent (a part that has started runs to its end). Estimates the weights first.
+    pub fn estimate(&mut self, budget: Duration) -> Result<Estimate, Error> {
+        let epoch = Instant::now();
+        self.estimate_with_clock(budget, &move || epoch.elapsed())
+    }
+
+    /// As [`Job::estimate`], with each part timed by `clock`: the time of the calling thread
+    /// so far, as a duration from any fixed start (a thread's processor time, say).
+    pub fn estimate_with_clock(
+        &mut self,
+        budget: Duration,
+        clock: &(dyn Fn() -> Duration + Sync),
+    ) -> Result<Estimate, Error> {
+        self.estimate_weights()?;
+        let started = Instant::now();
+        let line = Line::new(&self.plan, &self.weights);
+        let mut rounds: Vec<Vec<Timed>> = Vec::new();
+        let mut points = FIRST_ROUND;
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        loop {
+            seed = splitmix(seed);
+            let picks = line.pick(points, seed);
+            let plan = &self.plan;
+            let times = driver::run(
+                self.threads,
+                picks.len(),
+                |i| {
+                    if started.elapsed() > budget {
+                        return u128::MAX;
+                    }
+                    let (task, part) = picks[i];
+                    let start = clock();
+                    std::hint::black_box(plan.run_part(task, part));
+                    clock().saturating_sub(start).as_nanos()
+                },
+                |_, _| {},
+            )?;
+            let round: Vec<Timed> = picks
+                .iter()
+                .zip(&times)
+                .filter(|&(_, &nanos)| nanos != u128::MAX)
+                .map(|(&(task, part), &nanos)| Timed {
+                    weight: plan.part_weight(task, part),
+                    seconds: nanos as f64 * 1e-9,
+                })
+                .collect();
+            let complete = round.len() == picks.len();
+            if !round.is_empty() {
+                rounds.push(round);
+            }
+            let sampled: usize = rounds.iter().map(Vec::len).sum();
+            let (core_seconds, error) = combine(&rounds, line.total);
+            // The sample stays within a twentieth of the run it predicts.
+            let share = core_seconds / self.threads as f64 / SHARE_OF_RUN;
+            if !complete
+                || error <= TARGET_ERROR
+                || sampled >= line.parts
+                || started.elapsed() > budget
+                || started.elapsed().as_secs_f64() > share
+            {
+                break;
+            }
+            points *= 2;
+        }
+        let (core_seconds, error) = combine(&rounds, line.total);
+        Ok(Estimate {
+            tasks: self.plan.len(),
+            core_seconds,
+            error,
+            sampled: rounds.iter().map(Vec::len).sum(),
+            parts: line.parts,
+            sample_seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+/// The tasks in decreasing order of weight, end to end.
+struct Line<'p> {
+    plan: &'p Plan,
+    /// Task numbers, heaviest first, and where each one ends on the line.
+    order: Vec<usize>,
+    ends: Vec<u128>,
+    total: u128,
+    parts: usize,
+}
+
+impl<'p> Line<'p> {
+    fn new(plan: &'p Plan, weights: &[u64]) -> Line<'p> {
+        let mut order: Vec<usize> = (0..weights.len()).collect();
+        order.sort_by(|&a, &b| weights[b].cmp(&weights[a]).then(a.cmp(&b)));
+        let mut total = 0u128;
+        let ends = order
+            .iter()
+            .map(|&t| {
+                total += u128::from(weights[t]);
+                total
+            })
+            .collect();
+        let parts = (0..plan.len()).map(|t| plan.parts(t)).sum();
+        Line {
+            plan,
+            order,
+            ends,
+            total,
+            parts,
+        }
+    }
+
+    /// `points` parts (task, part) at evenly spaced points from an offset drawn from `seed`.
+    fn pick(&self, points: usize, seed: u64) -> Vec<(usize, usize)> {
+        if self.total == 0 {
+            return Vec::new();
+        }
+        let step = self.total as f64 / points as f64;
+        let offset = (seed >> 11) as f64 / (1u64 << 53) as f64 * step;
+        (0..points)
+            .map(|k| {
+                let at = ((offset + k as f64 * step) as u128).min(self.total - 1);
+                let slot = self.ends.partition_point(|&end| end <= at);
+                let task = self.order[slot];
+                let start = if slot == 0 { 0 } else { self.ends[slot - 1] };
+                // The part of the task the point falls in, by the parts' weights, which sum
+                // to the task's weight (at least 1 each).
+                let mut into = at - start;
+                let parts = self.plan.parts(task);
+                let part = (0..parts)
+                    .find(|&p| {
+                        let w = u128::from(self.plan.part_weight(task, p));
+                        if into < w {
+                            return true;
+                        }
+                        into -= w;
+                        false
+                    })
+                    .unwrap_or(parts.saturating_sub(1));
+                (task, part)
+            })
+            .filter(|&(task, _)| self.plan.parts(task) > 0)
+            .collect()
+    }
+}
+
+/// The estimate of the whole (seconds) and its relative 95 % error bar from rounds of timed
+/// parts, on a line `total` long: each round's mean rate, weighted by its points, and the
+/// rounds' variances from successive differences.
+fn combine(rounds: &[Vec<Timed>], total: u128) -> (f64, f64) {
+    let points: usize = rounds.iter().map(Vec::len).sum();
+    if points == 0 {
+        return (0.0, f64::INFINITY);
+    }
+    let rate = |t: &Timed| t.seconds / t.weight.max(1) as f64;
+    let mean = rounds.iter().flatten().map(rate).sum::<f64>() / points as f64;
+    // Var(mean) = sum over rounds of (k_r / K)^2 Var(mean_r), Var(mean_r) from successive
+    // differences: sum (r_i - r_{i+1})^2 / (2 (k - 1)) / k.
+    let mut variance = 0.0;
+    for round in rounds {
+        let k = round.len();
+        let var_mean = if k < 2 {
+            // One point says nothing of its spread: count it as wide as itself.
+            rate(&round[0]).powi(2)
+        } else {
+            let squares: f64 = round
+                .windows(2)
+                .map(|w| (rate(&w[0]) - rate(&w[1])).powi(2))
+                .sum();
+            squares / (2.0 * (k - 1) as f64) / k as f64
+        };
+        variance += (k as f64 / points as f64).powi(2) * var_mean;
+    }
+    let seconds = mean * total as f64;
+    let error = if mean > 0.0 {
+        1.96 * variance.sqrt() / mean
+    } else {
+        0.0
+    };
+    (seconds, error)
+}
+
+/// The next state of a SplitMix64 sequence: seeds the sample's offsets, the same on every
+/// machine.
+fn splitmix(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Counter, Engine};
+
+    #[test]
+    fn picks_fall_in_proportion_to_weight_and_cover_every_task_when_dense() {
+        let mut job = Counter::new()
+            .engine(Engine::Join)
+            .threads(1)
+            .prepare(16)
+            .unwrap();
+        job.estimate_weights().unwrap();
+        let line = Line::new(&job.plan, job.weights());
+        let picks = line.pick(100_000, 7);
+        assert_eq!(picks.len(), 100_000);
+        // The heaviest task is picked about as often as its share of the weight says.
+        let heaviest = line.order[0];
+        let share = job.weights()[heaviest] as f64 / line.total as f64;
+        let hits = picks.iter().filter(|&&(t, _)| t == heaviest).count() as f64;
+        assert!(
+            (hits / 100_000.0 - share).abs() < 1e-4 + share * 0.01,
+            "{hits} {share}"
+        );
+        for &(task, part) in &picks {
+            assert!(part < job.plan.parts(task));
+        }
+    }
+
+    #[test]
+    fn combine_gives_the_total_of_a_constant_rate_with_no_error() {
+        let round: Vec<Timed> = (1..=10)
+            .map(|w| Timed {
+                weight: w * 100,
+                seconds: w as f64 * 2.0,
+            })
+            .collect();
+        let (seconds, error) = combine(&[round], 1000);
+        assert!((seconds - 20.0).abs() < 1e-9, "{seconds}");
+        assert_eq!(error, 0.0);
+    }
+
+    #[test]
+    fn an_estimate_of_a_small_count_times_parts_and_is_finite() {
+        let mut job = Counter::new()
+            .engine(Engine::Join)
+            .threads(2)
+            .prepare(15)
+            .unwrap();
+        let estimate = job.estimate(Duration::from_secs(5)).unwrap();
+        assert_eq!(estimate.tasks, job.plan.len());
+        assert!(estimate.sampled >= FIRST_ROUND.min(estimate.parts));
+        assert!(estimate.core_seconds > 0.0 && estimate.core_seconds.is_finite());
+        assert!(estimate.error.is_finite());
+    }
+
+    /// With every part taking the same time (a clock that moves one millisecond per
+    /// reading), the whole is the parts times that: the estimator weighs each timed part by
+    /// the chance it had to be picked, so parts of every weight count alike.
+    #[test]
+    fn an_estimate_of_parts_of_equal_time_is_their_number_times_that_time() {
+        use std::cell::Cell;
+        thread_local! {
+            static TICKS: Cell<u64> = const { Cell::new(0) };
+        }
+        let clock = || {
+            Duration::from_millis(TICKS.with(|t| {
+                t.set(t.get() + 1);
+                t.get()
+            }))
+        };
+        let mut job = Counter::new()
+            .engine(Engine::Join)
+            .threads(2)
+            .prepare(17)
+            .unwrap();
+        let estimate = job
+            .estimate_with_clock(Duration::from_secs(60), &clock)
+            .unwrap();
+        let truth = estimate.parts as f64 * 1e-3;
+        let off = (estimate.core_seconds / truth - 1.0).abs();
+        assert!(off < 0.25, "{estimate:?}: {truth} s");
+        assert!(off <= 2.0 * estimate.error, "{estimate:?}: {truth} s");
+    }
+}

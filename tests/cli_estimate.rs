@@ -1,0 +1,68 @@
+//! `nqueens count --estimate`: a prediction from a timed sample, in plain text and JSON, for
+//! both engines, and the flags it refuses. How close the prediction comes is measured in
+//! benchmarks and the README, not here: times on a shared machine drift.
+
+mod cli_support;
+
+use cli_support::{nqueens, stdout};
+use serde_json::Value;
+
+fn json(args: &[&str]) -> Value {
+    serde_json::from_slice(&stdout(args)).unwrap()
+}
+
+#[test]
+fn estimate_json_names_the_tasks_the_count_would_run_and_a_finite_cost() {
+    let estimate = json(&["count", "16", "--estimate", "--json", "-j", "2"]);
+    let count = json(&["count", "16", "--json", "-j", "2"]);
+    assert_eq!(estimate["tasks"], count["tasks"], "{estimate}");
+    assert_eq!(estimate["engine"], "join");
+    assert_eq!(estimate["threads"], 2);
+    let core_seconds = estimate["core_seconds"].as_f64().unwrap();
+    assert!(core_seconds > 0.0 && core_seconds.is_finite(), "{estimate}");
+    assert!(estimate["error"].as_f64().unwrap().is_finite(), "{estimate}");
+    assert!(estimate["sampled"].as_u64().unwrap() >= 1, "{estimate}");
+    // The join engine holds its quarter table: some memory, and no count is printed.
+    assert!(estimate["memory_bytes"].as_u64().unwrap() > 1 << 20, "{estimate}");
+    assert!(estimate.get("solutions").is_none(), "{estimate}");
+}
+
+#[test]
+fn estimate_of_the_search_needs_no_table_and_a_range_gives_a_line_per_size() {
+    let estimate = json(&["count", "12", "--estimate", "--json", "--engine", "search"]);
+    assert_eq!(estimate["engine"], "search");
+    assert_eq!(estimate["symmetry"], "full");
+    assert_eq!(estimate["memory_bytes"], 0);
+    let text = String::from_utf8(stdout(&["count", "10..12", "--estimate"])).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    for (line, n) in lines.iter().zip(10..) {
+        assert!(line.starts_with(&format!("n = {n}: about ")), "{line}");
+        assert!(line.contains("core-seconds"), "{line}");
+    }
+}
+
+#[test]
+fn estimate_refuses_what_only_a_count_can_do() {
+    for flag in [
+        &["--shard", "0/2"][..],
+        &["--unique"],
+        &["--subtotals", "sub.txt"],
+        &["--checkpoint", "run.journal"],
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = nqueens()
+            .current_dir(dir.path())
+            .args(["count", "14", "--estimate"])
+            .args(flag)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains("--estimate"), "{flag:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{flag:?}: {stderr}");
+        // Nothing was written.
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{flag:?}");
+    }
+}
