@@ -20,10 +20,16 @@ fn estimate_json_names_the_tasks_the_count_would_run_and_a_finite_cost() {
     assert_eq!(estimate["threads"], 2);
     let core_seconds = estimate["core_seconds"].as_f64().unwrap();
     assert!(core_seconds > 0.0 && core_seconds.is_finite(), "{estimate}");
-    assert!(estimate["error"].as_f64().unwrap().is_finite(), "{estimate}");
+    assert!(
+        estimate["error"].as_f64().unwrap().is_finite(),
+        "{estimate}"
+    );
     assert!(estimate["sampled"].as_u64().unwrap() >= 1, "{estimate}");
     // The join engine holds its quarter table: some memory, and no count is printed.
-    assert!(estimate["memory_bytes"].as_u64().unwrap() > 1 << 20, "{estimate}");
+    assert!(
+        estimate["memory_bytes"].as_u64().unwrap() > 1 << 20,
+        "{estimate}"
+    );
     assert!(estimate.get("solutions").is_none(), "{estimate}");
 }
 
@@ -63,6 +69,10 @@ fn estimate_refuses_what_only_a_count_can_do() {
         assert!(stderr.contains("--estimate"), "{flag:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{flag:?}: {stderr}");
         // Nothing was written.
-        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "{flag:?}");
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "{flag:?}"
+        );
     }
 }
