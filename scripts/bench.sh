@@ -57,16 +57,10 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || bad "unexpected argument '$1'"
 
-[ -n "${sizes// /}" ] || bad "-n needs at least one size"
-for n in $sizes; do
-  if ! [[ $n =~ ^[0-9]{1,3}$ ]] || [ $((10#$n)) -lt 1 ] || [ $((10#$n)) -gt 32 ]; then
-    bad "invalid board size '$n': expected a whole number from 1 to 32"
-  fi
-done
-[ -n "${threads// /}" ] || bad "-j needs at least one thread count"
-for t in $threads; do
-  [[ $t =~ ^[1-9][0-9]{0,3}$ ]] || bad "invalid thread count '$t': expected a whole number from 1"
-done
+# shellcheck source=scripts/checks.sh
+source "$(dirname "$0")/checks.sh"
+check_sizes "$sizes"
+check_threads "$threads"
 [ -n "${engines// /}" ] || bad "-e needs at least one engine"
 for engine in $engines; do
   case $engine in
@@ -74,7 +68,7 @@ for engine in $engines; do
     *) bad "unknown engine '$engine': expected join, search, full, mirror or auto" ;;
   esac
 done
-[[ $runs =~ ^[1-9][0-9]*$ ]] || bad "invalid run count '$runs': expected a whole number from 1"
+check_runs "$runs"
 [ -n "$csv" ] && [ -n "$svg" ] || bad "-o and -s need file names"
 threads=$(tr ' ' '\n' <<<"$threads" | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 

@@ -3,37 +3,76 @@
 # (examples/textbook.rs, one thread), all in one hyperfine run per board size, checks that every
 # command prints the same count, and prints a Markdown table of times and of ratios against the
 # textbook counter (above 1: faster than it).
-#
-#   scripts/gpu-bench.sh                       # n = 12..15, 3 runs each
-#   scripts/gpu-bench.sh -n "16 17" -r 5 -a H200
-#
-# Options: -n sizes, -r runs per command, -a GPU adapter name (substring; see `nqueens gpu-info`),
-# -j CPU threads for the multi-threaded CPU rows (default: all cores). Needs hyperfine
-# (apt-get install hyperfine) and builds with `--features gpu`. NQUEENS and TEXTBOOK may name
-# prebuilt binaries instead (for a machine without a Rust toolchain).
 set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: scripts/gpu-bench.sh [-n SIZES] [-r RUNS] [-a ADAPTER] [-j THREADS] [-h]
+
+Times `nqueens count --engine gpu` beside the CPU engines and the textbook counter (one
+hyperfine run per board size), checks that every command prints the same count, and prints a
+Markdown table of times and of ratios against the textbook counter.
+
+  -n SIZES     board sizes, 1 to 32, separated by spaces (default "12 13 14 15")
+  -r RUNS      runs per command (default 3)
+  -a ADAPTER   the GPU adapter: a part of its name (see `nqueens gpu-info`)
+  -j THREADS   CPU threads for the multi-threaded CPU rows (default: one per core)
+  -h           this help
+
+Needs hyperfine and jq (apt-get install hyperfine jq); builds with `--features gpu`, unless
+NQUEENS and TEXTBOOK name prebuilt binaries (for a machine without a Rust toolchain).
+
+  scripts/gpu-bench.sh                       # n = 12..15, 3 runs each
+  scripts/gpu-bench.sh -n "16 17" -r 5 -a H200
+EOF
+}
+
+# Says what is wrong and how to call the script, on stderr; exits 2.
+bad() {
+  echo "gpu-bench.sh: $1" >&2
+  usage >&2
+  exit 2
+}
 
 sizes="12 13 14 15"
 runs=3
 adapter=""
 threads=$(nproc)
-while getopts "n:r:a:j:h" opt; do
+while getopts ":n:r:a:j:h" opt; do
   case $opt in
     n) sizes=$OPTARG ;;
     r) runs=$OPTARG ;;
     a) adapter=$OPTARG ;;
     j) threads=$OPTARG ;;
-    *) sed -n '2,13p' "$0"; exit 2 ;;
+    h) usage; exit 0 ;;
+    :) bad "-$OPTARG needs a value" ;;
+    *) bad "unknown option -$OPTARG" ;;
   esac
 done
-command -v hyperfine >/dev/null || { echo "gpu-bench.sh needs hyperfine" >&2; exit 2; }
+shift $((OPTIND - 1))
+[ $# -eq 0 ] || bad "unexpected argument '$1'"
+
+# shellcheck source=scripts/checks.sh
+source "$(dirname "$0")/checks.sh"
+check_sizes "$sizes"
+check_runs "$runs"
+[[ $threads != *" "* ]] || bad "invalid thread count '$threads': expected one whole number from 1"
+check_threads "$threads"
+for tool in hyperfine jq; do
+  command -v "$tool" >/dev/null || { echo "gpu-bench.sh needs $tool (apt-get install $tool)" >&2; exit 2; }
+done
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+release=
 if [[ -z ${NQUEENS:-} || -z ${TEXTBOOK:-} ]]; then
   (cd "$root" && cargo build --release --quiet --features gpu --bin nqueens --example textbook)
+  # Where cargo put them: CARGO_TARGET_DIR, a config's build.target-dir, or target/.
+  target=$(cd "$root" && cargo metadata --format-version 1 --no-deps |
+    sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
+  release=${target:-${CARGO_TARGET_DIR:-$root/target}}/release
 fi
-bin=${NQUEENS:-$root/target/release/nqueens}
-textbook=${TEXTBOOK:-$root/target/release/examples/textbook}
+bin=${NQUEENS:-$release/nqueens}
+textbook=${TEXTBOOK:-$release/examples/textbook}
 # Mesa's device-select layer complains on stderr without XDG_RUNTIME_DIR; harmless.
 export NODEVICE_SELECT=1
 gpu_args=(--engine gpu)

@@ -19,6 +19,12 @@ esac
 shard=${SLURM_ARRAY_TASK_ID:?run as a Slurm array job}
 shards=${SLURM_ARRAY_TASK_COUNT:?run as a Slurm array job}
 mkdir -p shards
+part="shards/n$n-$shard.part"
+# A failed or stopped count leaves no .part behind (the journal stays, for the resume); the
+# result is renamed into place only when whole.
+trap 'rm -f "$part"' EXIT
+trap 'exit 143' TERM
+trap 'exit 130' INT
 nqueens count "$n" -j "${SLURM_CPUS_PER_TASK:-$(nproc)}" --shard "$shard/$shards" \
-  --checkpoint "shards/n$n-$shard.journal" --quiet >"shards/n$n-$shard.part"
-mv "shards/n$n-$shard.part" "shards/n$n-$shard.json"
+  --checkpoint "shards/n$n-$shard.journal" --quiet >"$part"
+mv "$part" "shards/n$n-$shard.json"

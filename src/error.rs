@@ -23,6 +23,10 @@ pub enum Error {
     /// A checkpoint journal cannot be used.
     #[error("checkpoint {0}")]
     Checkpoint(String),
+    /// A file is in use by another run: it holds the file's lock (a checkpoint journal that
+    /// another count is writing). Waiting for that run, or naming another file, is the remedy.
+    #[error("{0}")]
+    InUse(String),
     /// Shard results cannot be merged.
     #[error("{0}")]
     Shard(String),

@@ -50,7 +50,7 @@ pub use run::estimate::{Estimate, TARGET_ERROR};
 pub use run::job::{Job, Progress};
 pub use run::{checkpoint, shard};
 pub use solutions::iter::{Solutions, for_each_solution, solutions};
-pub use solutions::solution::{Conflict, Solution, check_columns};
+pub use solutions::solution::{Checker, Conflict, Placement, Solution, check_columns};
 pub use solutions::{construct, format, parse, stream};
 
 /// The README's Rust examples, compiled and run as doc tests so that they stay true.

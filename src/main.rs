@@ -8,6 +8,7 @@ use clap::error::ErrorKind;
 use cli::args::Cli;
 use cli::config::Config;
 use cli::exit::ExitCode;
+use std::io::Write;
 
 #[cfg(feature = "mimalloc")]
 #[global_allocator]
@@ -48,9 +49,24 @@ fn main() -> std::process::ExitCode {
         Err(e) if is_broken_pipe(&e) => ExitCode::Success.into(),
         Err(e) => {
             eprintln!("error: {e:#}");
-            ExitCode::Failure.into()
+            if is_in_use(&e) {
+                // Another run holds the file: nothing was tried, as with a bad command line.
+                ExitCode::Usage.into()
+            } else {
+                ExitCode::Failure.into()
+            }
         }
     }
+}
+
+/// Whether an error is a file that another run holds locked (a journal, an output file).
+fn is_in_use(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        matches!(
+            cause.downcast_ref::<nqueens::Error>(),
+            Some(nqueens::Error::InUse(_))
+        )
+    })
 }
 
 /// Whether an error comes from writing to a pipe whose reader has gone.
@@ -66,8 +82,17 @@ fn is_broken_pipe(error: &anyhow::Error) -> bool {
 fn usage_error(e: clap::Error) -> ExitCode {
     match e.kind() {
         ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            let _ = e.print();
-            ExitCode::Success
+            // Standard output is line-buffered: a full disk shows only when it is flushed.
+            let printed = e.print().and_then(|()| std::io::stdout().flush());
+            match printed {
+                Ok(()) => ExitCode::Success,
+                // `nqueens --help | head -1`: the reader has what it wanted.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::Success,
+                Err(e) => {
+                    eprintln!("error: cannot write to standard output: {e}");
+                    ExitCode::Failure
+                }
+            }
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
             let _ = e.print();

@@ -4,27 +4,24 @@
 
 mod cli_support;
 
-use cli_support::{nqueens, stdout};
+use cli_support::{Watched, nqueens, stdout, text};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::path::Path;
 use std::process::Stdio;
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).unwrap()
-}
 
 /// Makes a character device node like one of /dev's (`mknod`, root only): a private copy to
 /// write to, so that a regression replaces the copy and not the system's device. `None` where
 /// the process may not.
 fn device(dir: &Path, name: &str, major: u32, minor: u32) -> Option<std::path::PathBuf> {
     let path = dir.join(name);
-    let made = std::process::Command::new("mknod")
-        .arg(&path)
-        .args(["c", &major.to_string(), &minor.to_string()])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
+    let made = cli_support::status(
+        std::process::Command::new("mknod")
+            .arg(&path)
+            .args(["c", &major.to_string(), &minor.to_string()])
+            .stderr(Stdio::null()),
+    )
+    .success();
     made.then_some(path)
 }
 
@@ -32,11 +29,11 @@ fn device(dir: &Path, name: &str, major: u32, minor: u32) -> Option<std::path::P
 fn solve_output_to_dev_full_keeps_the_device() {
     let dir = tempfile::tempdir().unwrap();
     // `> /dev/full` on standard output: one line, exit 1.
-    let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
-        .args(["solve", "8"])
-        .stdout(std::fs::File::create("/dev/full").unwrap())
-        .output()
-        .unwrap();
+    let out = cli_support::output(
+        std::process::Command::new(cli_support::bin())
+            .args(["solve", "8"])
+            .stdout(std::fs::File::create("/dev/full").unwrap()),
+    );
     assert_eq!(out.status.code(), Some(1));
     let stderr = text(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -86,23 +83,20 @@ fn solve_output_to_dev_null_keeps_the_device() {
 fn solve_output_to_a_fifo_writes_it_in_place() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("fifo");
-    let made = std::process::Command::new("mkfifo")
-        .arg(&fifo)
-        .status()
-        .unwrap();
+    let made = cli_support::status(std::process::Command::new("mkfifo").arg(&fifo));
     assert!(made.success());
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
-        .args(["solve", "6", "-o", fifo.to_str().unwrap()])
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = Watched::spawn(
+        std::process::Command::new(cli_support::bin())
+            .args(["solve", "6", "-o", fifo.to_str().unwrap()])
+            .stderr(Stdio::piped()),
+    );
     // Opening the FIFO to read lets the writer's open go on; it is read to its end.
     let mut read = String::new();
     std::fs::File::open(&fifo)
         .unwrap()
         .read_to_string(&mut read)
         .unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = child.wait_with_output();
     assert!(output.status.success(), "{}", text(&output.stderr));
     assert_eq!(read.as_bytes(), stdout(&["solve", "6"]));
     assert!(
@@ -155,14 +149,14 @@ fn solve_output_through_a_symlink_writes_its_target_and_keeps_the_link() {
 
 /// The mode of a file `solve -o` creates under `umask`.
 fn mode_under_umask(umask: &str, path: &Path) -> u32 {
-    let bin = assert_cmd::cargo::cargo_bin("nqueens");
-    let status = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!("umask {umask} && exec \"$0\" solve 6 -o \"$1\""))
-        .arg(bin)
-        .arg(path)
-        .status()
-        .unwrap();
+    let bin = cli_support::bin();
+    let status = cli_support::status(
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("umask {umask} && exec \"$0\" solve 6 -o \"$1\""))
+            .arg(bin)
+            .arg(path),
+    );
     assert!(status.success());
     std::fs::metadata(path).unwrap().permissions().mode() & 0o7777
 }
@@ -212,10 +206,10 @@ fn verify_of_dev_zero_ends_at_once_with_an_error() {
 fn verify_of_an_endless_line_is_refused_with_its_line_number() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("long.txt");
-    let limit = nqueens::parse::line_limit(nqueens::format::Format::Perm);
-    // A one-queen board (detected as perm), then the endless line.
+    // A one-queen board (detected as perm), then a line of digits without end: in perm a
+    // word longer than any column number, refused at once.
     let mut input = b"0\n".to_vec();
-    input.resize(input.len() + limit + 10, b'1');
+    input.resize(input.len() + (1 << 20), b'1');
     std::fs::write(&path, &input).unwrap();
     let out = nqueens()
         .args(["verify", path.to_str().unwrap()])
@@ -225,18 +219,112 @@ fn verify_of_an_endless_line_is_refused_with_its_line_number() {
     assert_eq!(
         stderr,
         format!(
-            "error: perm input, line 2: a line longer than {limit} bytes: more than a perm \
-             placement of n <= {} takes\n",
-            nqueens::parse::MAX_LINEAR_N
+            "error: perm input, line 2: a word longer than {} bytes: longer than any column \
+             number\n",
+            nqueens::parse::MAX_WORD
         )
     );
-    // The same text with -f flat has a far smaller bound, and says so.
+    // The same text with -f flat is bounded by flat's largest board, and says so.
+    let mut input = b"0\n".to_vec();
+    let limit = nqueens::parse::line_limit(nqueens::format::Format::Flat);
+    input.resize(input.len() + limit + 10, b'1');
+    std::fs::write(&path, &input).unwrap();
     let out = nqueens()
         .args(["verify", "-f", "flat", path.to_str().unwrap()])
         .assert()
         .code(2);
     let stderr = text(&out.get_output().stderr);
-    assert!(stderr.contains("n <= 2000"), "{stderr}");
+    assert!(
+        stderr.contains("line 2: a line longer than") && stderr.contains("n <= 2000"),
+        "{stderr}"
+    );
+}
+
+/// Regression: `verify` refused `find`'s own output past n = 1,000,000 ("a line longer than
+/// 14000064 bytes"). What `find` writes, `verify` reads, number by number, in memory that
+/// grows with the board (5 bits a row past the first 65,536), not with its text: n =
+/// 20,000,000 in perm and json, piped from `find`, stays under 40 MiB where holding the line
+/// and checking it as a list took over a gigabyte.
+#[test]
+fn verify_reads_finds_output_past_a_million_rows() {
+    for format in ["perm", "json"] {
+        let mut find = Watched::spawn(
+            std::process::Command::new(cli_support::bin())
+                .args(["find", "20000000", "-f", format])
+                .stdout(Stdio::piped()),
+        );
+        let pipe = find.stdout.take().unwrap();
+        let verify = Watched::spawn(
+            std::process::Command::new(cli_support::bin())
+                .arg("verify")
+                .stdin(pipe)
+                .stdout(Stdio::piped()),
+        );
+        let mut report = String::new();
+        let mut verify = verify;
+        verify
+            .stdout
+            .take()
+            .unwrap()
+            .read_to_string(&mut report)
+            .unwrap();
+        let (status, peak) = verify.wait_with_peak();
+        assert!(find.wait().success());
+        assert!(status.success(), "{format}: {status:?} {report}");
+        assert_eq!(
+            report,
+            format!("1 placement of n = 20000000 ({format} format): 1 valid, 0 invalid\n")
+        );
+        assert!(peak < 40 << 20, "{format}: peak {} MiB", peak >> 20);
+    }
+}
+
+/// Regression: a UTF-8 byte order mark at the start was refused; an SVG cut off before
+/// `</svg>` was accepted; empty input said "0 placements ... 0 valid" and nothing else.
+/// Now the mark is skipped, the cut SVG refused (exit 2), and empty input said on stderr;
+/// `--complete N` of it holds only for n = 2 and 3, which have no solution.
+#[test]
+fn verify_takes_a_byte_order_mark_refuses_a_cut_svg_and_names_empty_input() {
+    nqueens()
+        .arg("verify")
+        .write_stdin(&b"\xef\xbb\xbf1 3 0 2\n"[..])
+        .assert()
+        .success()
+        .stdout("1 placement of n = 4 (perm format): 1 valid, 0 invalid\n");
+    let svg = text(&stdout(&["solve", "6", "-f", "svg"]));
+    let cut = &svg[..svg.rfind("</svg>").unwrap()];
+    let out = nqueens().arg("verify").write_stdin(cut).assert().code(2);
+    let stderr = text(&out.get_output().stderr);
+    assert!(
+        stderr.contains("ends before its closing </svg>"),
+        "{stderr}"
+    );
+    let note = "note: the input holds no placement: nothing was read to check\n";
+    nqueens()
+        .arg("verify")
+        .write_stdin("")
+        .assert()
+        .success()
+        .stdout("0 placements (perm format): 0 valid, 0 invalid\n")
+        .stderr(note);
+    for n in ["2", "3"] {
+        nqueens()
+            .args(["verify", "--complete", n])
+            .write_stdin("\n")
+            .assert()
+            .success()
+            .stdout(format!(
+                "0 placements of n = {n} (perm format): 0 valid, 0 invalid\n\
+                 complete: n = {n} has no solution, and none was given\n"
+            ))
+            .stderr(note);
+    }
+    nqueens()
+        .args(["verify", "--complete", "8"])
+        .write_stdin("")
+        .assert()
+        .code(1)
+        .stderr(note);
 }
 
 #[test]
@@ -310,12 +398,12 @@ fn verify_reads_a_leetcode_document_in_bounded_memory() {
     let set = text(&stdout(&["solve", "12", "-f", "leetcode"]));
     let boards = set.trim_end().strip_prefix('[').unwrap();
     let boards = boards.strip_suffix(']').unwrap();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
-        .arg("verify")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = Watched::spawn(
+        std::process::Command::new(cli_support::bin())
+            .arg("verify")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped()),
+    );
     let pid = child.id();
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(b"[").unwrap();
@@ -334,7 +422,7 @@ fn verify_reads_a_leetcode_document_in_bounded_memory() {
     let peak = peak_memory(pid);
     stdin.write_all(b"]\n").unwrap();
     drop(stdin);
-    let output = child.wait_with_output().unwrap();
+    let output = child.wait_with_output();
     assert!(output.status.success());
     let report = text(&output.stdout);
     assert_eq!(
@@ -351,19 +439,19 @@ fn verify_reads_a_leetcode_document_in_bounded_memory() {
 fn verify_output_to_a_closed_pipe_is_quiet() {
     // Enough invalid lines that the report outgrows the pipe after the reader has gone.
     let input = "1 1 1 1\n".repeat(200_000);
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
-        .arg("verify")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = Watched::spawn(
+        std::process::Command::new(cli_support::bin())
+            .arg("verify")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
     drop(child.stdout.take());
     let mut stdin = child.stdin.take().unwrap();
     // The writer may be gone before all is written: that is the point.
     let _ = stdin.write_all(input.as_bytes());
     drop(stdin);
-    let output = child.wait_with_output().unwrap();
+    let output = child.wait_with_output();
     assert_eq!(text(&output.stderr), "");
     assert!(output.status.success(), "{:?}", output.status);
 }
@@ -421,24 +509,23 @@ fn progress_always_without_a_terminal_writes_plain_lines() {
 
 #[test]
 fn interrupt_message_has_no_leading_empty_line() {
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
-        .args(["count", "20", "-j", "1", "--progress", "always"])
-        .env("NQUEENS_PROGRESS_INTERVAL_MS", "5")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = Watched::spawn(
+        std::process::Command::new(cli_support::bin())
+            .args(["count", "20", "-j", "1", "--progress", "always"])
+            .env("NQUEENS_PROGRESS_INTERVAL_MS", "5")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
     let mut stderr = BufReader::new(child.stderr.take().unwrap());
     // The first progress line comes after the handler is installed: the signal is caught.
     let mut first = String::new();
     stderr.read_line(&mut first).unwrap();
     assert!(first.starts_with("n = 20: "), "{first}");
-    let killed = std::process::Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
+    let killed = cli_support::status(
+        std::process::Command::new("kill").args(["-INT", &child.id().to_string()]),
+    );
     assert!(killed.success());
-    let status = child.wait().unwrap();
+    let status = child.wait();
     let mut rest = String::new();
     stderr.read_to_string(&mut rest).unwrap();
     assert_eq!(status.code(), Some(130), "{rest}");
@@ -489,6 +576,13 @@ fn man_page_is_roff_and_names_every_subcommand() {
             "no section for {sub}"
         );
     }
+    // Regression: the page named pages of their own for the subcommands (`nqueens-count(1)`),
+    // which are not installed; it names their sections of this page.
+    assert!(!page.contains("(1)"), "{page}");
+    assert!(
+        page.contains("\\fBnqueens count\\fR (its section below)"),
+        "{page}"
+    );
     // Every option of every subcommand is there, --checkpoint among them.
     assert!(page.contains("\\-\\-checkpoint"), "{page}");
     assert!(page.contains(".SS EXAMPLES"), "{page}");
@@ -507,5 +601,148 @@ fn help_shows_examples_for_count_solve_and_verify() {
                 .all(|l| l.trim_start().starts_with("nqueens ") || l.contains("| nqueens")),
             "{sub}: {examples}"
         );
+    }
+}
+
+/// Runs `script` with `sh -c`, the binary as `$0`; its standard output and error go where
+/// the script redirects them. The script must succeed.
+fn shell(script: &str, dir: &Path) {
+    let status = cli_support::status(
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(script)
+            .arg(cli_support::bin())
+            .current_dir(dir),
+    );
+    assert!(status.success(), "{script}");
+}
+
+/// Regression: `(echo before; nqueens solve 8 -o /dev/stdout --limit 2; echo after) > f`
+/// lost nqueens' lines: it reopened the file, so the shell's "after" went over them. A
+/// descriptor of the process, however it is named, is written where it stands.
+#[test]
+fn output_to_dev_stdout_appends_at_the_shells_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let two = text(&stdout(&["solve", "8", "--limit", "2"]));
+    let six = text(&stdout(&["find", "6"]));
+    for (script, file) in [
+        (
+            r#"(echo before; "$0" solve 8 -o /dev/stdout --limit 2; echo after) > f"#,
+            "f",
+        ),
+        (
+            r#"(echo before >&2; "$0" solve 8 -o /dev/stderr --limit 2; echo after >&2) 2> g"#,
+            "g",
+        ),
+        (
+            r#"exec 3> h; echo before >&3; "$0" solve 8 -o /proc/self/fd/3 --limit 2; echo after >&3"#,
+            "h",
+        ),
+        (
+            r#"exec 3> i; echo before >&3; "$0" solve 8 -o /dev/fd/3 --limit 2; echo after >&3"#,
+            "i",
+        ),
+    ] {
+        shell(script, dir.path());
+        let written = text(&std::fs::read(dir.path().join(file)).unwrap());
+        assert_eq!(written, format!("before\n{two}after\n"), "{script}");
+    }
+    // `>>` too: at the end, after what was there.
+    std::fs::write(dir.path().join("a"), "kept\n").unwrap();
+    shell(
+        r#""$0" find 6 -o /dev/stdout >> a; echo after >> a"#,
+        dir.path(),
+    );
+    let written = text(&std::fs::read(dir.path().join("a")).unwrap());
+    assert_eq!(written, format!("kept\n{six}after\n"));
+    // Only the files the scripts made: no temporary file, nothing renamed over a link.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 5);
+}
+
+/// Regression: SIGKILL during `solve 16 -o out.txt` left a hidden temporary beside it for
+/// ever (135 MB). The temporary has a name the next run knows (`.out.txt.nqueens-tmp`) and a
+/// lock while its run lives: the next run writing out.txt finds it unlocked and removes it.
+#[test]
+fn a_killed_runs_temporary_is_removed_by_the_next_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let temporary = dir.path().join(".out.txt.nqueens-tmp");
+    let mut run = Watched::nqueens(&["solve", "16", "-j", "1", "-o", out.to_str().unwrap()]);
+    let started = std::time::Instant::now();
+    while std::fs::metadata(&temporary).map_or(0, |m| m.len()) < 1 << 20 {
+        assert!(
+            run.try_wait().is_none(),
+            "the run ended before it was killed"
+        );
+        assert!(started.elapsed().as_secs() < 60, "no temporary file");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    run.child.kill().unwrap();
+    assert!(run.wait().code().is_none());
+    assert!(temporary.exists(), "the kill left nothing to clean");
+    nqueens()
+        .args(["solve", "8", "-o", out.to_str().unwrap()])
+        .assert()
+        .success()
+        .stderr("");
+    assert_eq!(std::fs::read(&out).unwrap(), stdout(&["solve", "8"]));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+/// A file that another nqueens run is writing (its temporary is locked) is refused at once
+/// with one line and exit 2, and what that run writes is left alone. The lock is held here
+/// by the test, as a run holds it.
+#[test]
+fn an_output_file_another_run_is_writing_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.txt");
+    let temporary = dir.path().join(".out.txt.nqueens-tmp");
+    let held = std::fs::File::create(&temporary).unwrap();
+    held.try_lock().unwrap();
+    for args in [
+        &["solve", "8", "-o"][..],
+        &["find", "8", "-o"],
+        &["count", "8", "--subtotals"],
+    ] {
+        let run = nqueens().args(args).arg(&out).assert().code(2).stdout("");
+        let stderr = text(&run.get_output().stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("another nqueens run is writing it"),
+            "{stderr}"
+        );
+        assert!(temporary.exists() && !out.exists(), "{args:?}");
+    }
+    drop(held);
+    // Unlocked, it is a dead run's: removed, and the file written.
+    nqueens()
+        .args(["solve", "8", "-o", out.to_str().unwrap()])
+        .assert()
+        .success();
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+/// Regression: `nqueens --help > /dev/full` and `--version > /dev/full` exited 0, where
+/// every other failed write exits 1. A closed pipe stays a quiet success.
+#[test]
+fn help_and_version_to_a_full_disk_exit_1() {
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["count", "--help"],
+        &["help", "verify"],
+    ] {
+        let out = cli_support::output(
+            std::process::Command::new(cli_support::bin())
+                .args(args)
+                .stdin(Stdio::null())
+                .stdout(std::fs::File::create("/dev/full").unwrap()),
+        );
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains("No space left on device"), "{stderr}");
+        let (code, stderr) = cli_support::into_closed_pipe(args);
+        assert_eq!((code, stderr.as_str()), (Some(0), ""), "{args:?}");
     }
 }

@@ -1,24 +1,17 @@
 //! Long runs: checkpoints that survive SIGKILL and SIGTERM, shards with merge, subtotals.
 
-use assert_cmd::Command;
+mod cli_support;
+
+use cli_support::{Watched, nqueens};
 use std::path::Path;
-use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
+const Q16: &str = "14772512";
 const Q17: &str = "95815104";
 const Q18: &str = "666090624";
 
-fn nqueens() -> Command {
-    Command::cargo_bin("nqueens").unwrap()
-}
-
-fn spawn(args: &[&str]) -> Child {
-    std::process::Command::new(assert_cmd::cargo::cargo_bin("nqueens"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+fn spawn(args: &[&str]) -> Watched {
+    Watched::nqueens(args)
 }
 
 /// Counts that take seconds on two cores, by each engine (the search at n = 17, the join
@@ -49,10 +42,24 @@ fn records(journal: &Path) -> usize {
         .unwrap_or(0)
 }
 
+/// The number of tasks of the run a journal's header names.
+fn tasks(journal: &Path) -> usize {
+    std::fs::read_to_string(journal)
+        .unwrap()
+        .split("tasks=")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
 /// Waits until the journal holds `count` records (or the run ends).
-fn wait_for_records(child: &mut Child, journal: &Path, count: usize) {
+fn wait_for_records(child: &mut Watched, journal: &Path, count: usize) {
     let started = Instant::now();
-    while records(journal) < count && child.try_wait().unwrap().is_none() {
+    while records(journal) < count && child.try_wait().is_none() {
         assert!(started.elapsed() < Duration::from_secs(60), "no progress");
         std::thread::sleep(Duration::from_millis(2));
     }
@@ -68,8 +75,14 @@ fn resume_after_sigkill_at_several_points_gives_the_exact_count() {
             let mut child = spawn(&args);
             wait_for_records(&mut child, &journal, kill_at);
             child.kill().unwrap(); // SIGKILL
-            child.wait().unwrap();
+            let status = child.wait();
             let kept = records(&journal);
+            // Killed mid-run: a run that had finished first would resume nothing, and check
+            // nothing (regression: it could).
+            assert!(
+                status.code().is_none() && kept < tasks(&journal),
+                "{count:?}: the run ended before the kill ({status:?}, {kept} records)"
+            );
             if i == 1 {
                 // A record cut short by the kill.
                 let mut text = std::fs::read_to_string(&journal).unwrap();
@@ -105,11 +118,10 @@ fn sigterm_keeps_the_journal_says_how_to_resume_and_exits_130() {
     // The first record of a run of seconds: the signal comes long before the end. A run that
     // finished first would check nothing, so it fails the test (regression: it used to pass).
     wait_for_records(&mut child, &journal, 1);
-    std::process::Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    let output = child.wait_with_output().unwrap();
+    cli_support::status(
+        std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]),
+    );
+    let output = child.wait_with_output();
     assert_eq!(
         output.status.code(),
         Some(130),
@@ -122,16 +134,7 @@ fn sigterm_keeps_the_journal_says_how_to_resume_and_exits_130() {
     );
     let kept = records(&journal);
     assert!(kept >= 1);
-    let tasks: usize = std::fs::read_to_string(&journal)
-        .unwrap()
-        .split("tasks=")
-        .nth(1)
-        .unwrap()
-        .split(' ')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
+    let tasks = tasks(&journal);
     assert!(kept < tasks, "every task was done: {kept} of {tasks}");
     nqueens()
         .args(&args)
@@ -304,4 +307,153 @@ fn long_run_flags_need_one_board_size() {
         .args(["count", "8", "--shard", "2/2"])
         .assert()
         .code(2);
+}
+
+/// Regression: after SIGTERM the message said 1816 tasks were kept where the journal held
+/// 1818: the handler let go of the journal before the process ended, and workers recorded
+/// more. The join engine's thousands of short tasks make the gap likely; three tries.
+#[test]
+fn sigterm_message_counts_what_the_journal_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    for round in 0..3 {
+        let journal = dir.path().join(format!("j{round}"));
+        let path = journal.to_str().unwrap();
+        let mut child = spawn(&[
+            "count",
+            "18",
+            "--engine",
+            "join",
+            "-j",
+            "2",
+            "--checkpoint",
+            path,
+        ]);
+        wait_for_records(&mut child, &journal, 50 + 50 * round);
+        cli_support::status(
+            std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]),
+        );
+        let output = child.wait_with_output();
+        assert_eq!(output.status.code(), Some(130), "{output:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        let said: usize = stderr
+            .split("interrupted: ")
+            .nth(1)
+            .and_then(|rest| rest.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{stderr}"));
+        assert_eq!(said, records(&journal), "round {round}: {stderr}");
+    }
+}
+
+/// Starts `args` twice at once; whichever opens its file first must succeed and the other be
+/// refused at once with exit 2 and one line on stderr: their outputs, the refused one second.
+fn two_at_once(args: &[&str]) -> [std::process::Output; 2] {
+    let runs = [spawn(args), spawn(args)];
+    let [a, b] = runs.map(Watched::wait_with_output);
+    let (done, refused) = if a.status.code() == Some(2) {
+        (b, a)
+    } else {
+        (a, b)
+    };
+    assert_eq!(
+        (done.status.code(), refused.status.code()),
+        (Some(0), Some(2)),
+        "{done:?} {refused:?}"
+    );
+    let stderr = String::from_utf8(refused.stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    [done, refused]
+}
+
+/// Regression: two runs started at once on one new journal both wrote a header, and the
+/// journal could no longer be resumed; runs of different settings were both accepted. The
+/// journal is locked for the whole run: the second run, whatever its settings, is refused at
+/// once (exit 2), and the journal resumes.
+#[test]
+fn two_runs_at_once_on_one_journal_the_second_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("j");
+    let path = journal.to_str().unwrap();
+    let count = [
+        "count",
+        "16",
+        "--engine",
+        "search",
+        "-j",
+        "1",
+        "--checkpoint",
+    ];
+    let [done, refused] = two_at_once(&[&count[..], &[path]].concat());
+    assert_eq!(done.stdout, format!("{Q16}\n").as_bytes());
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(
+        stderr.contains("another run is using this journal"),
+        "{stderr}"
+    );
+    let text = std::fs::read_to_string(&journal).unwrap();
+    assert_eq!(text.matches("nqueens-checkpoint").count(), 1, "{text}");
+    // A run of other settings while one holds the journal: refused for the lock (exit 2),
+    // not counted beside it.
+    let fresh = dir.path().join("k");
+    let fresh_path = fresh.to_str().unwrap();
+    let mut first = spawn(&[&count[..], &[fresh_path]].concat());
+    wait_for_records(&mut first, &fresh, 1);
+    let out = nqueens()
+        .args([
+            "count",
+            "16",
+            "--symmetry",
+            "mirror",
+            "--checkpoint",
+            fresh_path,
+        ])
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(
+        stderr.contains("another run is using this journal"),
+        "{stderr}"
+    );
+    assert!(first.wait().success());
+    // Both journals resume: every task done, the same count.
+    for path in [path, fresh_path] {
+        nqueens()
+            .args(count)
+            .arg(path)
+            .assert()
+            .success()
+            .stdout(format!("{Q16}\n"));
+    }
+}
+
+/// Two runs at once writing one subtotals file: the file is locked from the start of the run
+/// (its temporary is), so the second is refused at once, not after its count.
+#[test]
+fn two_runs_at_once_on_one_subtotals_file_the_second_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("sub.tsv");
+    let path = file.to_str().unwrap();
+    let args = [
+        "count",
+        "16",
+        "--engine",
+        "search",
+        "-j",
+        "1",
+        "--subtotals",
+        path,
+    ];
+    let [_, refused] = two_at_once(&args);
+    let stderr = String::from_utf8(refused.stderr).unwrap();
+    assert!(
+        stderr.contains("another nqueens run is writing it"),
+        "{stderr}"
+    );
+    assert!(
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .starts_with("# nqueens")
+    );
+    // Nothing but the file is left beside it.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }

@@ -3,7 +3,7 @@
 
 mod cli_support;
 
-use cli_support::{nqueens, stdout};
+use cli_support::{Watched, nqueens, stdout};
 use std::io::Read;
 use std::process::Stdio;
 
@@ -90,40 +90,30 @@ fn limit_gives_exactly_k_solutions() {
 /// `solve N | head -1`: the reader closes the pipe after one line; the program must end,
 /// quietly, with exit 0. (How soon is a matter for benches: a limit here would fail on a
 /// loaded machine. A regression to waiting for the whole count never ends at n = 27.)
-fn closed_pipe_ends_the_run_quietly(n: &str) {
-    let bin = assert_cmd::cargo::cargo_bin("nqueens");
-    let mut child = std::process::Command::new(bin)
-        .args(["solve", n])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+fn closed_pipe_ends_the_run_quietly(args: &[&str]) -> std::time::Duration {
+    let started = std::time::Instant::now();
+    let mut child = Watched::nqueens(args);
     let mut first = [0u8; 64];
-    let mut stdout = child.stdout.take().unwrap();
+    let mut stdout = child.child.stdout.take().unwrap();
     stdout.read_exact(&mut first).unwrap();
     drop(stdout);
-    let status = child.wait().unwrap();
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
-    assert!(status.success(), "{status:?} {stderr}");
+    let output = child.wait_with_output();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(output.status.success(), "{:?} {stderr}", output.status);
     assert_eq!(stderr, "");
+    started.elapsed()
 }
 
 #[test]
 fn closed_pipe_on_n17_ends_the_run_quietly() {
-    closed_pipe_ends_the_run_quietly("17");
+    closed_pipe_ends_the_run_quietly(&["solve", "17"]);
 }
 
 /// Regression: the writer used to wait for whole chunks of tasks, each of which holds
 /// billions of solutions at n = 27, so `solve 27 | head -1` never ended.
 #[test]
 fn closed_pipe_on_a_huge_board_does_not_wait_for_whole_tasks() {
-    closed_pipe_ends_the_run_quietly("27");
+    closed_pipe_ends_the_run_quietly(&["solve", "27"]);
 }
 
 /// Regression: the SVG header's board count came from counting the whole board, hours at
@@ -171,13 +161,18 @@ fn unwritable_output_is_an_error_and_leaves_nothing() {
 
 #[test]
 fn find_gives_a_valid_solution_or_says_none_exists() {
+    // The report names the board size and the one valid placement: a `find` that wrote
+    // nothing, or a board of the wrong size, fails here (exit 0 alone said neither).
     for n in ["1", "4", "5", "8", "20", "31", "1000", "123457"] {
         let written = stdout(&["find", n]);
         nqueens()
             .args(["verify"])
             .write_stdin(written)
             .assert()
-            .success();
+            .success()
+            .stdout(format!(
+                "1 placement of n = {n} (perm format): 1 valid, 0 invalid\n"
+            ));
     }
     for format in FORMATS {
         let written = stdout(&["find", "12", "-f", format]);
@@ -185,7 +180,10 @@ fn find_gives_a_valid_solution_or_says_none_exists() {
             .args(["verify", "-f", format])
             .write_stdin(written)
             .assert()
-            .success();
+            .success()
+            .stdout(format!(
+                "1 placement of n = 12 ({format} format): 1 valid, 0 invalid\n"
+            ));
     }
     for n in ["2", "3"] {
         nqueens()
@@ -194,6 +192,43 @@ fn find_gives_a_valid_solution_or_says_none_exists() {
             .code(1)
             .stdout("")
             .stderr(format!("error: no solution exists for n = {n}\n"));
+    }
+}
+
+/// Regression: `find` built the whole board, then its whole text, before writing a byte:
+/// `find 100000000` peaked at 2.07 GB and `find 4294967295` grew to 24 GB until it was
+/// killed. It streams row by row now, in every format: the process stays near its size at
+/// start (about 10 MiB) whatever n is.
+#[test]
+fn find_streams_in_bounded_memory() {
+    for args in [
+        &["find", "20000000"][..],
+        &["find", "20000001", "-f", "json"],
+        &["find", "2000", "-f", "board"],
+        &["find", "2000", "-f", "flat"],
+        &["find", "2000", "-f", "leetcode"],
+        &["find", "200", "-f", "svg"],
+    ] {
+        let mut command = std::process::Command::new(cli_support::bin());
+        command.args(args).stdout(Stdio::null());
+        let (status, peak) = Watched::spawn(&mut command).wait_with_peak();
+        assert!(status.success(), "{args:?}: {status:?}");
+        // Before: 80 MB of columns and 180 MB of text at n = 20,000,000.
+        assert!(peak < 24 << 20, "{args:?}: peak {} MiB", peak >> 20);
+    }
+}
+
+/// Regression: `find 4294967295 | head -c 100` built tens of gigabytes before its first
+/// write; now the first bytes come at once and the closed pipe ends the run, quietly.
+#[test]
+fn find_into_a_closed_pipe_ends_at_once() {
+    for args in [
+        &["find", "4294967295"][..],
+        &["find", "4294967294", "-f", "json"],
+    ] {
+        let took = closed_pipe_ends_the_run_quietly(args);
+        // A whole run writes 45 GB: minutes. Seconds allow for a loaded machine.
+        assert!(took.as_secs() < 20, "{args:?}: {took:?}");
     }
 }
 

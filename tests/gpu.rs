@@ -135,6 +135,8 @@ fn nqueens() -> assert_cmd::Command {
     let mut command = assert_cmd::Command::cargo_bin("nqueens").unwrap();
     // Mesa's device-select layer complains about a missing XDG_RUNTIME_DIR; harmless.
     command.env("NODEVICE_SELECT", "1");
+    // Far beyond the slowest count here (on lavapipe): only a hang reaches it.
+    command.timeout(std::time::Duration::from_secs(600));
     command
 }
 

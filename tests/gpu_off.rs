@@ -13,6 +13,7 @@ fn engine_gpu_and_gpu_info_say_this_build_has_no_gpu_support() {
         let out = Command::cargo_bin("nqueens")
             .unwrap()
             .args(args)
+            .timeout(std::time::Duration::from_secs(60))
             .output()
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -3,18 +3,45 @@
 //! stdout, exit 0. Only these fast paths run here: the scripts' work (building, timing) is
 //! not for the test suite. Skipped where bash is missing.
 
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+/// The longest a script may take here: its fast paths take milliseconds, so only a hang (or a
+/// build started by mistake) reaches it.
+const DEADLINE: Duration = Duration::from_secs(60);
 
 /// Runs `scripts/NAME` with `args`, or `None` without bash.
 fn script(name: &str, args: &[&str]) -> Option<Output> {
+    script_in(name, args, &mut Command::new("bash"))
+}
+
+/// Runs `scripts/NAME` with `args` through `bash` (a command that may carry a directory and an
+/// environment), killed and failed past [`DEADLINE`]; `None` without bash.
+fn script_in(name: &str, args: &[&str], bash: &mut Command) -> Option<Output> {
     let path = format!("{}/scripts/{name}", env!("CARGO_MANIFEST_DIR"));
-    match Command::new("bash").arg(path).args(args).output() {
-        Ok(output) => Some(output),
+    let child = bash
+        .arg(path)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn();
+    let mut child = match child {
+        Ok(child) => child,
         Err(e) => {
             eprintln!("bash cannot run ({e}): skipped");
-            None
+            return None;
         }
+    };
+    let started = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > DEADLINE {
+            let _ = child.kill();
+            panic!("{name} {args:?} still ran after {DEADLINE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
     }
+    Some(child.wait_with_output().unwrap())
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -82,7 +109,7 @@ fn slurm_array_sh_without_a_board_size_is_refused() {
 
 #[test]
 fn scripts_help_prints_the_usage_and_exits_0() {
-    for name in ["compare.sh", "bench.sh", "slurm-array.sh"] {
+    for name in ["compare.sh", "bench.sh", "slurm-array.sh", "gpu-bench.sh"] {
         let Some(output) = script(name, &["-h"]) else {
             return;
         };
@@ -94,5 +121,55 @@ fn scripts_help_prints_the_usage_and_exits_0() {
         );
         assert!(!stdout.contains("set -euo"), "{name}: {stdout}");
         assert_eq!(text(&output.stderr), "", "{name}");
+    }
+}
+
+/// Regression: `gpu-bench.sh -h` exited 2 and printed its header's `#` lines; a bad argument
+/// started a build before failing.
+#[test]
+fn gpu_bench_sh_checks_its_arguments_before_building() {
+    refused("gpu-bench.sh", &["-n", "12 40"], "invalid board size '40'");
+    refused("gpu-bench.sh", &["-n", "x"], "invalid board size 'x'");
+    refused("gpu-bench.sh", &["-r", "0"], "invalid run count '0'");
+    refused("gpu-bench.sh", &["-j", "two"], "invalid thread count 'two'");
+    refused("gpu-bench.sh", &["-Z"], "unknown option -Z");
+    refused("gpu-bench.sh", &["-a"], "-a needs a value");
+    refused("gpu-bench.sh", &["stray"], "unexpected argument 'stray'");
+}
+
+/// Regression: a failed count left an empty `shards/nN-I.part` behind for ever. With an
+/// `nqueens` on the PATH that fails after writing a line, nothing but the directory is left;
+/// with one that succeeds, the result is renamed into place.
+#[test]
+fn slurm_array_sh_leaves_no_part_file_when_the_count_fails() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let fake = bin.join("nqueens");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for (exit, left) in [(1, vec![]), (0, vec!["n12-1.json"])] {
+        std::fs::write(&fake, format!("#!/bin/sh\necho '{{}}'\nexit {exit}\n")).unwrap();
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let work = tempfile::tempdir().unwrap();
+        let mut bash = Command::new("bash");
+        bash.current_dir(work.path())
+            .env("PATH", &path)
+            .env("SLURM_ARRAY_TASK_ID", "1")
+            .env("SLURM_ARRAY_TASK_COUNT", "2");
+        let Some(output) = script_in("slurm-array.sh", &["12"], &mut bash) else {
+            return;
+        };
+        assert_eq!(output.status.code(), Some(exit), "{output:?}");
+        let mut files: Vec<String> = std::fs::read_dir(work.path().join("shards"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        assert_eq!(files, left, "exit {exit}");
     }
 }

@@ -209,8 +209,8 @@ pub struct CountArgs {
     /// Keep the process within SIZE of memory (like 512M or 4G; K, M, G, T are powers of
     /// 1024): the join engine then joins in smaller pieces, or `auto` falls back to the
     /// search, which needs next to none.
-    #[arg(long, value_name = "SIZE", value_parser = values::bytes)]
-    pub max_memory: Option<u64>,
+    #[arg(long, value_name = "SIZE", value_parser = values::memory_size)]
+    pub max_memory: Option<values::MemorySize>,
 
     /// The GPU to count on: the first adapter whose name contains NAME (see `nqueens
     /// gpu-info`). With --engine auto, the GPU is tried and the CPU counts if it fails.

@@ -61,7 +61,9 @@ pub fn man() -> Result<ExitCode> {
 }
 
 /// The page with its title first, as `man` and `lexgrog` expect, and the string definition
-/// that every rendered section repeats given once, after it.
+/// that every rendered section repeats given once, after it. clap_mangen names each
+/// subcommand as a page of its own (`nqueens-count(1)`), which is not installed: its section
+/// of this page is named instead.
 fn tidy(page: &[u8]) -> Vec<u8> {
     let text = String::from_utf8_lossy(page);
     let is_definition =
@@ -69,7 +71,13 @@ fn tidy(page: &[u8]) -> Vec<u8> {
     let definitions: Vec<&str> = text.lines().filter(is_definition).take(2).collect();
     let mut tidy = String::new();
     for line in text.lines().filter(|line| !is_definition(line)) {
-        tidy.push_str(line);
+        let subcommand = line
+            .strip_prefix("nqueens\\-")
+            .and_then(|rest| rest.strip_suffix("(1)"));
+        match subcommand {
+            Some(name) => tidy.push_str(&format!("\\fBnqueens {name}\\fR (its section below)")),
+            None => tidy.push_str(line),
+        }
         tidy.push('\n');
         if line.starts_with(".TH ") {
             for definition in &definitions {

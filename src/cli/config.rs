@@ -7,6 +7,7 @@ use super::args::{
     Cli, Command, CountArgs, EngineArg, FindArgs, FormatArg, MergeArgs, ProgressArg, SolveArgs,
     SymmetryArg, VerifyArgs,
 };
+use super::values::MemorySize;
 use nqueens::format::Format;
 use nqueens::stream::Order;
 use nqueens::{Engine, Symmetry};
@@ -227,14 +228,16 @@ pub struct CountConfig {
     pub split_depth: Option<u32>,
     /// The engine.
     pub engine: Engine,
-    /// The most memory the process may take, in bytes.
-    pub max_memory: Option<u64>,
+    /// The most memory the process may take, as given.
+    pub max_memory: Option<MemorySize>,
     /// Whether to count unique solutions too.
     pub unique: bool,
     /// How to print.
     pub style: OutputStyle,
     /// When to draw the progress bar.
     pub progress: ProgressMode,
+    /// `--quiet`: nothing on stderr but errors (no note either).
+    pub quiet: bool,
     /// The journal of a resumable run.
     pub checkpoint: Option<PathBuf>,
     /// Run only shard `.0` of `.1`.
@@ -270,6 +273,15 @@ impl CountConfig {
             if given && !single {
                 return Err(format!("{flag} works on one board size, not a range"));
             }
+        }
+        if args.unique && args.shard.is_some() {
+            // The unique count comes from the whole total (Burnside), which no shard has.
+            return Err(
+                "--unique does not go with --shard: a shard counts part of the total, \
+                        and the unique solutions follow from the whole of it; count them with \
+                        --unique without --shard"
+                    .into(),
+            );
         }
         for (flag, given) in [
             ("--checkpoint", args.checkpoint.is_some()),
@@ -334,10 +346,11 @@ impl CountConfig {
             threads: args.threads,
             split_depth: args.split_depth,
             engine,
-            max_memory: args.max_memory,
+            max_memory: args.max_memory.clone(),
             unique: args.unique,
             style,
             progress,
+            quiet: args.quiet,
             checkpoint: args.checkpoint.clone(),
             shard: args.shard,
             subtotals: args.subtotals.clone(),

@@ -39,6 +39,22 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         let counter = counter(config, &update, fixed);
         let started = Instant::now();
         let mut job = prepare(config, &counter, n, fixed)?;
+        if let Some((_, shards)) = config.shard.filter(|&(_, k)| k > job.plan.len()) {
+            // Said before a task is estimated, and before anything is sized by K.
+            eprintln!("error: --shard: {}", job.too_many_shards(shards));
+            return Ok(ExitCode::Usage);
+        }
+        if let Some(depth) = config.split_depth.filter(|&d| d != job.split_depth)
+            && !config.quiet
+        {
+            // Said, never done silently; `--json`'s split_depth is the real one.
+            eprintln!(
+                "note: --split-depth {depth} is deeper than the {} engine splits n = {n}: it \
+                 splits at depth {}",
+                job.engine.name(),
+                job.split_depth
+            );
+        }
         // The sizes of the tasks: what the ETA follows, what shards are dealt by, and what
         // lets the largest tasks start first.
         job.estimate_weights()?;
@@ -100,10 +116,10 @@ fn counter<'a>(
         .engine(config.engine)
         .unique(config.unique)
         .on_progress(update);
-    if let Some(limit) = config.max_memory {
+    if let Some(limit) = &config.max_memory {
         // A sixteenth of the limit is left for the allocator's slack (n = 20 under 120 MiB
         // peaked 0.05 MiB over without).
-        counter = counter.max_memory(engine_share(limit, fixed));
+        counter = counter.max_memory(engine_share(limit.bytes, fixed));
     }
     if let Some(threads) = config.threads {
         counter = counter.threads(threads);
@@ -125,22 +141,34 @@ fn fixed_overhead(config: &CountConfig) -> u64 {
 }
 
 /// The job of board size `n`; a memory limit too small for the join engine is answered with
-/// the least limit that is enough (the engine's data, `fixed`, and the sixteenth of slack).
+/// the least limit that is enough (the engine's data, `fixed`, and the sixteenth of slack),
+/// and one below what the program itself takes, whatever the engine, is refused likewise.
 fn prepare(config: &CountConfig, counter: &Counter, n: u32, fixed: u64) -> Result<Job> {
-    match (counter.prepare(n), config.max_memory) {
+    let job = match (counter.prepare(n), &config.max_memory) {
         (Err(nqueens::Error::Memory { needed, table }), Some(limit)) => {
-            let least = least_limit(needed, fixed);
             bail!(
                 "--max-memory {} is too little for the join engine at n = {n}: it needs at least \
                  {} (its quarter table {}, the rest for its pieces, the program and its \
                  threads); raise it or use --engine search",
-                memory::show(limit),
-                memory::show(least),
+                limit.text,
+                memory::show(least_limit(needed, fixed)),
                 memory::show(table),
             )
         }
-        (job, _) => Ok(job?),
+        (job, _) => job?,
+    };
+    // The join engine's least limit counts the program already; the search's data is next
+    // to nothing, but the program and its threads are not.
+    let least = least_limit(0, fixed);
+    if let Some(limit) = config.max_memory.as_ref().filter(|l| l.bytes < least) {
+        bail!(
+            "--max-memory {} is less than the program itself takes: it needs at least {} here \
+             (its code, its data and its worker threads); raise it",
+            limit.text,
+            memory::show(least),
+        );
     }
+    Ok(job)
 }
 
 /// The engine's share of a memory limit when the process takes `fixed` besides: a sixteenth of
@@ -174,6 +202,12 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran
         Some((index, shards)) => job.shard(index, shards)?,
         None => (0..job.plan.len()).collect(),
     };
+    // Opened (and locked) before anything is counted: a second run writing the same file is
+    // refused now, not after hours of counting.
+    let mut subtotals = match &config.subtotals {
+        Some(path) => Some(Output::open(Some(path))?),
+        None => None,
+    };
     let checkpoint = match &config.checkpoint {
         Some(path) => Some(Checkpoint::open(path, job, config.shard, &ids)?),
         None => None,
@@ -203,8 +237,7 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran
         }
     };
     interrupt::forget_journal();
-    if let Some(path) = &config.subtotals {
-        let mut output = Output::open(Some(path))?;
+    if let Some(mut output) = subtotals.take() {
         output
             .writer()
             .write_all(checkpoint::subtotals(job, &values).as_bytes())?;

@@ -47,6 +47,8 @@ pub fn install() {
         };
         match &watched.journal {
             Some(journal) => {
+                // Held until the process is gone: a worker that finishes a task now waits for
+                // the lock and never writes, so the journal holds what the message says.
                 let mut journal = journal.lock().unwrap_or_else(|e| e.into_inner());
                 let _ = journal.sync();
                 let kept = match journal.records() {
@@ -57,6 +59,7 @@ pub fn install() {
                     "{below}interrupted: {kept} kept in {}; run the same command again to resume",
                     journal.path().display()
                 );
+                std::process::exit(INTERRUPTED);
             }
             None => eprintln!("{below}interrupted"),
         }

@@ -5,17 +5,23 @@
 //! leaves a half-written file under the name the user asked for. Nothing the user did not
 //! name is replaced: a symbolic link is followed and its target written (the temporary file
 //! beside the target, so that the rename stays within one file system and the link is kept);
-//! a device, a FIFO or a descriptor named through `/proc` (`/dev/stdout`, `/dev/fd/N`) is
-//! opened and written in place, since renaming over it would replace the device node or the
-//! link instead of writing to it. A new file gets the mode the umask gives (`0644` under
-//! `022`, as `>` would), and a file written over keeps its mode and, where the process may
-//! set it, its owner.
+//! a device or a FIFO is opened and written in place, since renaming over it would replace the
+//! device node instead of writing to it; and a descriptor this process already holds, named
+//! through `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N`, is written where
+//! it stands (the same open file, at its current offset, as a shell's `>` or `>>` left it),
+//! never reopened or truncated. A new file gets the mode the umask gives (`0644` under `022`,
+//! as `>` would), and a file written over keeps its mode and, where the process may set it,
+//! its owner.
+//!
+//! The temporary file of `DIR/NAME` is `DIR/.NAME.nqueens-tmp`, locked (an advisory lock) for
+//! as long as its run writes it. A second run writing the same file finds it locked and is
+//! refused at once ([`nqueens::Error::InUse`]); a run killed with SIGKILL leaves its temporary
+//! behind, unlocked, and the next run writing that file removes it and starts afresh.
 
 use anyhow::{Context, Result};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
-use tempfile::NamedTempFile;
 
 /// Buffer size for both destinations. Small on purpose: the pieces of a solution stream are
 /// larger, and a `BufWriter` passes writes larger than its buffer straight through, with no
@@ -24,6 +30,9 @@ const BUFFER: usize = 1 << 16;
 
 /// More links than this in a chain is a loop (Linux's own limit is 40).
 const MAX_LINKS: usize = 40;
+
+/// What a temporary file's name adds to the name of the file it becomes.
+const TEMPORARY_SUFFIX: &str = ".nqueens-tmp";
 
 /// An open destination.
 pub enum Output {
@@ -39,7 +48,7 @@ pub enum Output {
     /// A temporary file that becomes `path` on [`Output::finish`].
     File {
         /// The buffered temporary file.
-        writer: BufWriter<NamedTempFile>,
+        writer: BufWriter<Temporary>,
         /// The name it gets when complete: the target of any symbolic links the user named.
         path: PathBuf,
         /// The mode and owner of the file it replaces, to be kept.
@@ -51,16 +60,31 @@ pub enum Output {
 enum Target {
     /// Opened and written where it is.
     InPlace,
+    /// A descriptor of this process: written through a duplicate of it.
+    Descriptor(i32),
     /// Replaced by a complete file of this name (the end of any chain of symbolic links).
     Replace(PathBuf),
 }
 
+/// The descriptor `path` names if it is one of this process's (`/proc/self/fd/N`, which
+/// `/dev/stdout` and `/dev/fd/N` lead to): its directory is this process's `fd` directory.
+fn own_descriptor(path: &Path) -> Option<i32> {
+    let number: i32 = path.file_name()?.to_str()?.parse().ok()?;
+    let dir = path.parent()?.canonicalize().ok()?;
+    let own = Path::new("/proc/self/fd").canonicalize().ok()?;
+    let thread = Path::new("/proc/thread-self/fd").canonicalize().ok();
+    (dir == own || Some(&dir) == thread.as_ref()).then_some(number)
+}
+
 /// Follows the chain of symbolic links that ends at `path`'s last component, and says how the
-/// file it reaches is written. A link into `/proc` is a descriptor (`/dev/stdout` is one): it
-/// is written in place whatever it refers to, as the shell's redirection opened it.
+/// file it reaches is written. A path into `/proc` is a descriptor: one of this process's is
+/// written through itself, another's in place (reopened), whatever it refers to.
 fn target(path: &Path) -> std::io::Result<Target> {
     let mut current = path.to_path_buf();
     for _ in 0..MAX_LINKS {
+        if let Some(fd) = own_descriptor(&current) {
+            return Ok(Target::Descriptor(fd));
+        }
         let in_proc = current
             .parent()
             .filter(|p| !p.as_os_str().is_empty())
@@ -86,6 +110,23 @@ fn target(path: &Path) -> std::io::Result<Target> {
     Err(std::io::Error::other("too many levels of symbolic links"))
 }
 
+/// A duplicate of this process's descriptor `fd`: the same open file, so writes go where the
+/// shell's redirection left its offset, and move it on for whoever writes after.
+#[cfg(unix)]
+fn duplicate(fd: i32) -> std::io::Result<File> {
+    use std::os::fd::BorrowedFd;
+    // The descriptor was found open in /proc/self/fd a moment ago; `try_clone_to_owned` fails
+    // cleanly (EBADF) if it has been closed since.
+    // SAFETY: the borrow lasts for this one call, which only duplicates it.
+    let borrowed = unsafe { BorrowedFd::borrow_raw(fd) };
+    Ok(File::from(borrowed.try_clone_to_owned()?))
+}
+
+#[cfg(not(unix))]
+fn duplicate(_: i32) -> std::io::Result<File> {
+    Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
+}
+
 impl Output {
     /// Opens `path`, or standard output for `None`.
     pub fn open(path: Option<&Path>) -> Result<Output> {
@@ -96,18 +137,20 @@ impl Output {
             )));
         };
         let cannot = || format!("cannot write {}", path.display());
+        let direct = |file: File| Output::Direct {
+            writer: BufWriter::with_capacity(BUFFER, file),
+            path: path.to_path_buf(),
+        };
         let target = match target(path).with_context(cannot)? {
+            Target::Descriptor(fd) => return Ok(direct(duplicate(fd).with_context(cannot)?)),
             Target::InPlace => {
-                // Appending writes a descriptor opened by `>` from its start and one opened
-                // by `>>` at its end; a device or a FIFO has no position at all.
+                // Appending writes a descriptor of another process opened by `>` from its
+                // start and one opened by `>>` at its end; a device or a FIFO has no position.
                 let file = OpenOptions::new()
                     .append(true)
                     .open(path)
                     .with_context(cannot)?;
-                return Ok(Output::Direct {
-                    writer: BufWriter::with_capacity(BUFFER, file),
-                    path: path.to_path_buf(),
-                });
+                return Ok(direct(file));
             }
             Target::Replace(target) => target,
         };
@@ -115,16 +158,10 @@ impl Output {
             anyhow::bail!("cannot write {}: it is a directory", path.display());
         }
         let keep = std::fs::metadata(&target).ok().map(Box::new);
-        let dir = match target.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
-        let temp = temporary()
-            .tempfile_in(dir)
-            .with_context(|| format!("cannot create a file in {}", dir.display()))?;
-        super::interrupt::watch_temporary(temp.path().to_path_buf());
+        let temporary = Temporary::create(&target)?;
+        super::interrupt::watch_temporary(temporary.path.clone());
         Ok(Output::File {
-            writer: BufWriter::with_capacity(BUFFER, temp),
+            writer: BufWriter::with_capacity(BUFFER, temporary),
             path: target,
             keep,
         })
@@ -152,35 +189,166 @@ impl Output {
                 .with_context(|| format!("cannot write {}", path.display())),
             Output::File { writer, path, keep } => {
                 let cannot = || format!("cannot write {}", path.display());
-                let temp = writer
+                let mut temporary = writer
                     .into_inner()
                     .map_err(|e| e.into_error())
                     .with_context(cannot)?;
-                super::interrupt::forget_temporary(temp.path());
+                super::interrupt::forget_temporary(&temporary.path);
                 if let Some(old) = &keep {
-                    keep_mode_and_owner(temp.as_file(), old).with_context(cannot)?;
+                    keep_mode_and_owner(&temporary.file, old).with_context(cannot)?;
                 }
-                temp.as_file().sync_all().with_context(cannot)?;
-                temp.persist(&path)
-                    .map_err(|e| e.error)
-                    .with_context(cannot)?;
+                temporary.file.sync_all().with_context(cannot)?;
+                // Renamed while still locked: a run waiting for the name sees it complete.
+                std::fs::rename(&temporary.path, &path).with_context(cannot)?;
+                temporary.renamed = true;
                 Ok(())
             }
         }
     }
 }
 
-/// The temporary file's builder. On Unix a new file is created with read and write for all,
-/// as the shell's `>` creates one, and the kernel then clears the umask's bits (tempfile's
-/// own default, `0600`, would ignore the umask).
-fn temporary() -> tempfile::Builder<'static, 'static> {
-    let mut builder = tempfile::Builder::new();
+/// The temporary file that becomes a file the user named: locked while its run writes it,
+/// removed if the run fails.
+pub struct Temporary {
+    file: File,
+    path: PathBuf,
+    /// Whether it has become the named file (and must not be removed).
+    renamed: bool,
+}
+
+/// The name of the temporary file of `target`, beside it: `.NAME.nqueens-tmp`, or for a name
+/// too long to take the additions, one made of its checksum.
+fn temporary_path(target: &Path) -> PathBuf {
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned());
+    let name = name.unwrap_or_default();
+    let short = if name.len() + 1 + TEMPORARY_SUFFIX.len() <= 255 {
+        format!(".{name}{TEMPORARY_SUFFIX}")
+    } else {
+        format!(
+            ".{:016x}{TEMPORARY_SUFFIX}",
+            nqueens::checkpoint::fnv1a(&name)
+        )
+    };
+    target.with_file_name(short)
+}
+
+impl Temporary {
+    /// Creates and locks the temporary file of `target`. One left by a run that died is
+    /// removed first; one that a running run holds is the error [`nqueens::Error::InUse`].
+    fn create(target: &Path) -> Result<Temporary> {
+        let path = temporary_path(target);
+        let cannot = || {
+            let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
+            format!(
+                "cannot create a file in {}",
+                dir.unwrap_or(Path::new(".")).display()
+            )
+        };
+        // Twice over at most: a stale file removed, then the fresh one made. A third round
+        // would mean another run is making and removing it at the same moment.
+        for _ in 0..3 {
+            match new_file(&path) {
+                Ok(file) => {
+                    if lock(&file, target, &path)? {
+                        return Ok(Temporary {
+                            file,
+                            path,
+                            renamed: false,
+                        });
+                    }
+                    continue;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e).with_context(cannot),
+            }
+            let stale = match File::open(&path) {
+                Ok(file) => file,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => return Err(e).with_context(cannot),
+            };
+            if lock(&stale, target, &path)? {
+                // Its run is gone (its lock went with it): what it left is no one's.
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+        Err(nqueens::Error::InUse(format!(
+            "cannot write {}: other runs keep making and removing {}",
+            target.display(),
+            path.display()
+        ))
+        .into())
+    }
+}
+
+/// A new file at `path`, with read and write for all before the umask, as the shell's `>`
+/// creates one; it must not exist yet.
+fn new_file(path: &Path) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create_new(true);
     #[cfg(unix)]
     {
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o666);
     }
-    builder
+    options.open(path)
+}
+
+/// Locks `file`, the temporary `path` of `target`, if it is still the file at `path`
+/// (`false` when another run removed or replaced it meanwhile); a lock held by a running run
+/// is the error [`nqueens::Error::InUse`].
+fn lock(file: &File, target: &Path, path: &Path) -> Result<bool> {
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            return Err(nqueens::Error::InUse(format!(
+                "cannot write {}: another nqueens run is writing it (its temporary file {} is \
+                 locked); wait for that run to end, or write another file",
+                target.display(),
+                path.display()
+            ))
+            .into());
+        }
+        // A file system without locks: written as before, unguarded.
+        Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {}
+        Err(std::fs::TryLockError::Error(e)) => {
+            return Err(e).with_context(|| format!("cannot lock {}", path.display()));
+        }
+    }
+    Ok(same_file(file, path))
+}
+
+/// Whether `file` is the file now at `path`.
+#[cfg(unix)]
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::metadata(path)) {
+        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        _ => false,
+    }
+}
+
+#[cfg(not(unix))]
+fn same_file(_: &File, path: &Path) -> bool {
+    path.exists()
+}
+
+impl Write for Temporary {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.file.write(bytes)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+impl Drop for Temporary {
+    /// A run that did not finish leaves nothing (removed while still locked).
+    fn drop(&mut self) {
+        if !self.renamed {
+            super::interrupt::forget_temporary(&self.path);
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
 }
 
 /// Gives `file` the mode of the file it replaces, and its owner where the process may (as

@@ -4,7 +4,7 @@ use super::config::{FindConfig, SolveConfig};
 use super::exit::ExitCode;
 use super::output::Output;
 use anyhow::{Result, bail};
-use nqueens::format::format_all;
+use nqueens::format::write_one;
 use nqueens::stream::{self, StreamOptions};
 
 /// Streams every solution (or the first `--limit`).
@@ -24,14 +24,14 @@ pub fn solve(config: &SolveConfig) -> Result<ExitCode> {
     Ok(ExitCode::Success)
 }
 
-/// Writes one constructed solution.
+/// Writes one constructed solution, row by row as the construction gives them: memory stays
+/// bounded whatever N is, and a reader that closes the pipe ends the run at once.
 pub fn find(config: &FindConfig) -> Result<ExitCode> {
-    let Some(columns) = nqueens::construct::solution(config.n) else {
+    let Some(columns) = nqueens::construct::columns(config.n) else {
         bail!("no solution exists for n = {}", config.n);
     };
     let mut output = Output::open(config.output.as_deref())?;
-    let bytes = format_all(config.format, columns.len(), &[columns]);
-    match output.writer().write_all(&bytes) {
+    match write_one(config.format, columns.len(), columns, output.writer()) {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::Success),
         other => other?,
     }

@@ -96,6 +96,24 @@ pub fn shard(text: &str) -> Result<(usize, usize), String> {
     Ok((i, k))
 }
 
+/// A memory size as the user wrote it, and its number of bytes: messages quote what was
+/// written (`--max-memory 1` is not `1K`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemorySize {
+    /// The number of bytes.
+    pub bytes: u64,
+    /// The text given, trimmed.
+    pub text: String,
+}
+
+/// A memory size ([`bytes`]), keeping the text given.
+pub fn memory_size(text: &str) -> Result<MemorySize, String> {
+    Ok(MemorySize {
+        bytes: bytes(text)?,
+        text: text.trim().to_string(),
+    })
+}
+
 /// A memory size: a number of bytes, or one with a suffix K, M, G or T (powers of 1024, with
 /// an optional `B` or `iB` after it), like `512M` or `1.5GiB`.
 pub fn bytes(text: &str) -> Result<u64, String> {

@@ -2,17 +2,18 @@
 //! (with `--complete N`) whether they are exactly the solutions of N.
 //!
 //! The input is read as a stream, one placement at a time, in bounded memory whatever it is
-//! (the reader refuses a line longer than any placement it accepts), so that an endless or
-//! binary input ends with an error instead of filling the memory; only `--complete` keeps
-//! something per placement (16 bytes). Input that cannot be read (missing, a directory,
+//! (a `perm` or `json` line number by number, checked as it comes, in memory that grows with
+//! its board's n alone; the other formats refuse a line longer than any placement they hold),
+//! so that an endless or binary input ends with an error instead of filling the memory; only
+//! `--complete` keeps something per placement (16 bytes). Empty input is said on stderr. Input that cannot be read (missing, a directory,
 //! binary, not in the format) exits with 2; a failed write to standard output is an error
 //! whose cause stays an `io::Error`, so that a closed pipe is told apart at the top.
 
 use super::config::VerifyConfig;
 use super::exit::ExitCode;
 use anyhow::Result;
+use nqueens::known;
 use nqueens::parse::{Reader, plural};
-use nqueens::{check_columns, known};
 use std::fs::File;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 
@@ -67,27 +68,31 @@ pub fn run(config: &VerifyConfig) -> Result<ExitCode> {
             }
         };
         placements += 1;
-        // The board size is the first readable placement's, unless --complete gives it.
-        if let (None, Ok(columns)) = (expected_n, &item.columns) {
-            expected_n = Some(columns.len());
-        }
         let verdict = match &item.columns {
             Err(reason) => Err(reason.clone()),
-            Ok(columns) => match expected_n {
-                Some(n) if columns.len() != n => Err(format!(
-                    "{}, but the boards have {}",
-                    plural(columns.len() as u128, "queen"),
-                    plural(n as u128, "row")
-                )),
-                _ => check_columns(columns).map_err(|c| c.to_string()),
-            },
+            Ok(placement) => {
+                // The board size is the first readable placement's, unless --complete gives
+                // it.
+                let n = *expected_n.get_or_insert(placement.rows());
+                if placement.rows() != n {
+                    Err(format!(
+                        "{}, but the boards have {}",
+                        plural(placement.rows() as u128, "queen"),
+                        plural(n as u128, "row")
+                    ))
+                } else {
+                    placement.check().map_err(|c| c.to_string())
+                }
+            }
         };
         match (verdict, &item.columns) {
             (Err(reason), _) => {
                 invalid += 1;
                 writeln!(out, "{}: {reason}", item.place)?;
             }
-            (Ok(()), Ok(columns)) if config.complete.is_some() => {
+            (Ok(()), Ok(placement)) if config.complete.is_some() => {
+                // --complete boards are small: their columns are kept.
+                let columns = placement.columns().unwrap_or_default();
                 packed.push(
                     columns
                         .iter()
@@ -96,6 +101,10 @@ pub fn run(config: &VerifyConfig) -> Result<ExitCode> {
             }
             (Ok(()), _) => {}
         }
+    }
+    if placements == 0 {
+        // Said, so that an empty file or a pipe that gave nothing is not taken for a check.
+        eprintln!("note: the input holds no placement: nothing was read to check");
     }
     let size = expected_n.map_or_else(String::new, |n| format!(" of n = {n}"));
     writeln!(
@@ -120,6 +129,8 @@ pub fn run(config: &VerifyConfig) -> Result<ExitCode> {
         let missing = total.saturating_sub(distinct);
         if duplicates == 0 && missing == 0 && invalid == 0 {
             match total {
+                // n = 2 and 3: the empty set is the whole set.
+                0 => writeln!(out, "complete: n = {n} has no solution, and none was given")?,
                 1 => writeln!(out, "complete: the one solution of n = {n}, once")?,
                 _ => writeln!(out, "complete: all {total} solutions of n = {n}, each once")?,
             }

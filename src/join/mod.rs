@@ -61,7 +61,7 @@ pub const MIN_N: u32 = 4;
 /// The largest board the join engine counts. Its quarter table holds the placements of
 /// queens in a quarter: some 6.4 * 10^8 of them for the 12 x 12 quarters of `n = 24, 25`,
 /// 2.6 GB as stored (half of them, see `quarter`), ten times that for the next size, past
-/// what most machines hold. (The count of `n = 24` itself would take years of one core.)
+/// what most machines hold. (Counting `n = 24` would take some 50 core-hours, extrapolated.)
 pub const MAX_N: u32 = 25;
 
 /// From this size on, `Engine::Auto` picks the join engine: below it, both engines take

@@ -18,6 +18,9 @@
 //! record; any other damage, a whole line that is not a record of this run included, or a
 //! journal of another run, is refused with an error, never mixed in.
 //!
+//! A journal is locked (an advisory lock, `flock` on Unix) while it is open: a second run on a
+//! journal in use is refused at once with [`Error::InUse`], so two runs never write one file.
+//!
 //! [`Checkpoint`] runs a count's tasks against a journal: it skips what the journal holds and
 //! records each task as it finishes. Journals of version 1 (nqueens 0.1.0) are refused: that
 //! version named engines otherwise and numbered the join engine's tasks otherwise.
@@ -116,6 +119,24 @@ impl Journal {
             .create(true)
             .open(path)
             .map_err(|e| fail(e.to_string()))?;
+        // Locked before a byte is read or written, for as long as the journal is open: two
+        // runs started at once on one new file would both write a header.
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(Error::InUse(format!(
+                    "checkpoint {}: another run is using this journal (it holds its lock); \
+                     wait for that run to end, or use another file",
+                    path.display()
+                )));
+            }
+            // A file system without locks: the journal works as before.
+            Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(fail(format!("cannot lock it: {e}")));
+            }
+        }
         let mut text = String::new();
         file.read_to_string(&mut text)
             .map_err(|e| fail(format!("cannot read it: {e}")))?;
@@ -291,7 +312,9 @@ impl Drop for Journal {
 /// let checkpoint = Checkpoint::open(&path, &job, None, &all)?;
 /// let values = checkpoint.run(&counter, &job, &all)?;
 /// assert_eq!(counter.finish(&job, values.values().sum()).solutions, 14_200);
-/// // Run again, it finds every task done and counts nothing.
+/// // Run again (once the first run has closed the journal, which it holds locked), it finds
+/// // every task done and counts nothing.
+/// drop(checkpoint);
 /// let checkpoint = Checkpoint::open(&path, &job, None, &all)?;
 /// assert_eq!(checkpoint.done().len(), job.plan.len());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -504,6 +527,25 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(error.contains("nqueens 0.1.0"), "{error}");
+    }
+
+    #[test]
+    fn a_journal_in_use_is_refused_until_its_run_closes_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let (journal, _) = Journal::open(&path, &identity(12)).unwrap();
+        for other in [identity(12), identity(13)] {
+            match Journal::open(&path, &other) {
+                Err(Error::InUse(message)) => assert!(message.contains("another run")),
+                Err(e) => panic!("{e}"),
+                Ok(_) => panic!("opened twice"),
+            }
+        }
+        drop(journal);
+        let (_, done) = Journal::open(&path, &identity(12)).unwrap();
+        assert!(done.is_empty());
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 1, "{text}");
     }
 
     #[test]

@@ -71,16 +71,32 @@ impl Job {
         &self.weights
     }
 
-    /// The tasks of shard `index` of `shards` (0 <= index < shards), dealt by estimated size
-    /// ([`partition`](super::deal::partition)): estimates the weights first, so every machine deals the
-    /// same shards.
+    /// The tasks of shard `index` of `shards` (0 <= index < shards <= the number of tasks),
+    /// dealt by estimated size ([`partition`](super::deal::partition)): estimates the weights
+    /// first, so every machine deals the same shards. More shards than tasks is refused before
+    /// anything is estimated or allocated.
     pub fn shard(&mut self, index: usize, shards: usize) -> Result<Vec<usize>, Error> {
         if index >= shards {
             return Err(Error::Shard(format!(
                 "shard {index}/{shards}: it must be below {shards}"
             )));
         }
+        if shards > self.plan.len() {
+            return Err(Error::Shard(self.too_many_shards(shards)));
+        }
         self.estimate_weights()?;
         Ok(partition(&self.weights, index, shards))
+    }
+
+    /// Why `shards` shards are refused for this job (more than its tasks).
+    pub fn too_many_shards(&self, shards: usize) -> String {
+        format!(
+            "{shards} shards for {} tasks (n = {}, engine {}, split depth {}): at most one \
+             shard per task",
+            self.plan.len(),
+            self.n,
+            self.engine.name(),
+            self.split_depth
+        )
     }
 }

@@ -77,12 +77,27 @@ impl Format {
     }
 }
 
-/// Writes solutions of one format.
+/// Writes solutions of one format, row by row: a solution is what [`Writer::open`] writes,
+/// then one [`Writer::row`] per row, then [`Writer::close`], so that a solution of any size
+/// can be written as its rows come ([`write_one`]) as well as whole ([`Writer::solution`]).
 pub trait Writer: Sync {
     /// What comes before the first solution of a set of `count` solutions of board size `n`.
     fn begin(&self, _n: usize, _count: u64, _out: &mut Vec<u8>) {}
+    /// What the `index`-th solution of the set (0-based), of board size `n`, starts with.
+    fn open(&self, _index: u64, _n: usize, _out: &mut Vec<u8>) {}
+    /// Row `row` of a solution of board size `n`: its queen stands in `column`.
+    fn row(&self, row: usize, column: u32, n: usize, out: &mut Vec<u8>);
+    /// What a solution of board size `n` ends with.
+    fn close(&self, _n: usize, _out: &mut Vec<u8>) {}
     /// One solution, the `index`-th of the set (0-based); `columns[i]` is row i's column.
-    fn solution(&self, index: u64, columns: &[u32], out: &mut Vec<u8>);
+    fn solution(&self, index: u64, columns: &[u32], out: &mut Vec<u8>) {
+        let n = columns.len();
+        self.open(index, n, out);
+        for (row, &column) in columns.iter().enumerate() {
+            self.row(row, column, n, out);
+        }
+        self.close(n, out);
+    }
     /// What comes after the last solution.
     fn end(&self, _out: &mut Vec<u8>) {}
     /// The bytes a solution starts with when it is not the first (a separator), if any.
@@ -111,16 +126,15 @@ fn push_number(out: &mut Vec<u8>, value: u32) {
     } else if value < 100 {
         out.extend_from_slice(&[b'0' + (value / 10) as u8, b'0' + (value % 10) as u8]);
     } else {
-        out.extend_from_slice(itoa::Buffer::new().format(value).as_bytes());
-    }
-}
-
-fn push_columns(out: &mut Vec<u8>, columns: &[u32], separator: u8) {
-    for (i, &c) in columns.iter().enumerate() {
-        if i > 0 {
-            out.push(separator);
+        let mut digits = [0u8; 10];
+        let mut at = digits.len();
+        let mut rest = value;
+        while rest > 0 {
+            at -= 1;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
         }
-        push_number(out, c);
+        out.extend_from_slice(&digits[at..]);
     }
 }
 
@@ -132,37 +146,50 @@ fn push_row(out: &mut Vec<u8>, n: usize, column: u32, queen: u8, empty: u8) {
 }
 
 impl Writer for Perm {
-    fn solution(&self, _: u64, columns: &[u32], out: &mut Vec<u8>) {
-        push_columns(out, columns, b' ');
+    fn row(&self, row: usize, column: u32, _: usize, out: &mut Vec<u8>) {
+        if row > 0 {
+            out.push(b' ');
+        }
+        push_number(out, column);
+    }
+    fn close(&self, _: usize, out: &mut Vec<u8>) {
         out.push(b'\n');
     }
 }
 
 impl Writer for Board {
-    fn solution(&self, _: u64, columns: &[u32], out: &mut Vec<u8>) {
-        for &c in columns {
-            push_row(out, columns.len(), c, b'Q', b'.');
-            out.push(b'\n');
-        }
+    fn row(&self, _: usize, column: u32, n: usize, out: &mut Vec<u8>) {
+        push_row(out, n, column, b'Q', b'.');
+        out.push(b'\n');
+    }
+    fn close(&self, _: usize, out: &mut Vec<u8>) {
         out.push(b'\n');
     }
 }
 
 impl Writer for Flat {
-    fn solution(&self, _: u64, columns: &[u32], out: &mut Vec<u8>) {
-        for &c in columns {
-            push_row(out, columns.len(), c, b'1', b'0');
-        }
+    fn row(&self, _: usize, column: u32, n: usize, out: &mut Vec<u8>) {
+        push_row(out, n, column, b'1', b'0');
+    }
+    fn close(&self, _: usize, out: &mut Vec<u8>) {
         out.push(b'\n');
     }
 }
 
 impl Writer for Json {
-    fn solution(&self, _: u64, columns: &[u32], out: &mut Vec<u8>) {
+    fn open(&self, _: u64, n: usize, out: &mut Vec<u8>) {
         out.extend_from_slice(b"{\"n\":");
-        push_number(out, columns.len() as u32);
+        // Board sizes are u32 everywhere (`find` takes up to 2^32 - 1).
+        push_number(out, n as u32);
         out.extend_from_slice(b",\"columns\":[");
-        push_columns(out, columns, b',');
+    }
+    fn row(&self, row: usize, column: u32, _: usize, out: &mut Vec<u8>) {
+        if row > 0 {
+            out.push(b',');
+        }
+        push_number(out, column);
+    }
+    fn close(&self, _: usize, out: &mut Vec<u8>) {
         out.extend_from_slice(b"]}\n");
     }
 }
@@ -171,19 +198,21 @@ impl Writer for Leetcode {
     fn begin(&self, _: usize, _: u64, out: &mut Vec<u8>) {
         out.push(b'[');
     }
-    fn solution(&self, index: u64, columns: &[u32], out: &mut Vec<u8>) {
+    fn open(&self, index: u64, _: usize, out: &mut Vec<u8>) {
         if index > 0 {
             out.extend_from_slice(self.separator());
         }
         out.push(b'[');
-        for (i, &c) in columns.iter().enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            out.push(b'"');
-            push_row(out, columns.len(), c, b'Q', b'.');
-            out.push(b'"');
+    }
+    fn row(&self, row: usize, column: u32, n: usize, out: &mut Vec<u8>) {
+        if row > 0 {
+            out.push(b',');
         }
+        out.push(b'"');
+        push_row(out, n, column, b'Q', b'.');
+        out.push(b'"');
+    }
+    fn close(&self, _: usize, out: &mut Vec<u8>) {
         out.push(b']');
     }
     fn end(&self, out: &mut Vec<u8>) {
@@ -239,9 +268,8 @@ impl Writer for Svg {
         );
         out.extend_from_slice(header.as_bytes());
     }
-    fn solution(&self, index: u64, columns: &[u32], out: &mut Vec<u8>) {
-        let n = columns.len() as u64;
-        let board = n * SVG_SQUARE;
+    fn open(&self, index: u64, n: usize, out: &mut Vec<u8>) {
+        let board = n as u64 * SVG_SQUARE;
         let x = SVG_GAP + (index % SVG_PER_ROW) * (board + SVG_GAP);
         let y = SVG_GAP + (index / SVG_PER_ROW) * (board + SVG_GAP);
         let group = format!(
@@ -249,19 +277,48 @@ impl Writer for Svg {
              <rect width=\"{board}\" height=\"{board}\" fill=\"url(#squares)\" stroke=\"#333\"/>"
         );
         out.extend_from_slice(group.as_bytes());
-        for (row, &c) in columns.iter().enumerate() {
-            let queen = format!(
-                "<use href=\"#queen\" x=\"{}\" y=\"{}\" width=\"{SVG_SQUARE}\" height=\"{SVG_SQUARE}\"/>",
-                u64::from(c) * SVG_SQUARE,
-                row as u64 * SVG_SQUARE
-            );
-            out.extend_from_slice(queen.as_bytes());
-        }
+    }
+    fn row(&self, row: usize, column: u32, _: usize, out: &mut Vec<u8>) {
+        let queen = format!(
+            "<use href=\"#queen\" x=\"{}\" y=\"{}\" width=\"{SVG_SQUARE}\" height=\"{SVG_SQUARE}\"/>",
+            u64::from(column) * SVG_SQUARE,
+            row as u64 * SVG_SQUARE
+        );
+        out.extend_from_slice(queen.as_bytes());
+    }
+    fn close(&self, _: usize, out: &mut Vec<u8>) {
         out.extend_from_slice(b"</g>\n");
     }
     fn end(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(b"</svg>\n");
     }
+}
+
+/// Writes a set of one solution of board size `n`, whose columns come row by row from
+/// `columns`, to `out` in pieces of about 64 KiB: memory stays bounded whatever `n` is (a board
+/// of four billion rows is tens of gigabytes of text), and a failed write (a closed pipe) ends
+/// it at once.
+pub fn write_one(
+    format: Format,
+    n: usize,
+    columns: impl Iterator<Item = u32>,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    const PIECE: usize = 1 << 16;
+    let writer = format.writer();
+    let mut piece = Vec::with_capacity(2 * PIECE);
+    writer.begin(n, 1, &mut piece);
+    writer.open(0, n, &mut piece);
+    for (row, column) in columns.enumerate() {
+        writer.row(row, column, n, &mut piece);
+        if piece.len() >= PIECE {
+            out.write_all(&piece)?;
+            piece.clear();
+        }
+    }
+    writer.close(n, &mut piece);
+    writer.end(&mut piece);
+    out.write_all(&piece)
 }
 
 /// Formats a whole set of solutions at once (for small sets and tests).

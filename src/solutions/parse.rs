@@ -1,19 +1,27 @@
 //! Reading placements back from any output format, for `verify`.
 //!
-//! The reader tells three outcomes apart: a placement (a column per row, to be checked), a
-//! placement that cannot be a column list (a board row with two queens or none: invalid,
-//! with its reason), and text that is not the format at all (an error, with its place).
+//! The reader tells three outcomes apart: a placement (a column per row, checked as it is
+//! read: a [`Placement`]), a placement that cannot be a column list (a board row with two
+//! queens or none: invalid, with its reason), and text that is not the format at all (an
+//! error, with its place).
 //!
 //! It reads as a stream, one placement at a time, and holds a bounded amount of memory
-//! whatever the input: a line, a board, a row string or a tag longer than the largest
-//! placement it accepts is an error at once ([`MAX_LINEAR_N`] rows in `perm` and `json`,
-//! [`Format::max_n`] in the others), so endless input (`/dev/zero`, a stream without a
-//! newline) ends with an error instead of filling the memory. `leetcode`'s one JSON array
-//! for the whole set is read board by board.
+//! whatever the input. A `perm` or `json` line is read number by number, however long: what
+//! `find` writes (up to n = 4,294,967,295) is read back, in memory bounded by the board's n
+//! ([`Checker`]: the columns of up to 65,536 rows, then 5 bits a row), never by the length of
+//! its line; a word or a number longer than any column number is an error at once. The other
+//! formats grow as n², and a line, a board, a row string or a tag longer than the largest
+//! placement they hold ([`Format::max_n`]) is an error at once, so endless input
+//! (`/dev/zero`, a stream without a newline) ends with an error instead of filling the
+//! memory. `leetcode`'s one JSON array for the whole set is read board by board. A UTF-8 byte
+//! order mark at the start is skipped.
 
+mod documents;
 mod input;
+mod lines;
 
-use crate::solutions::format::{Format, SVG_SQUARE};
+use crate::solutions::format::Format;
+use crate::solutions::solution::{Checker, Placement};
 use input::Input;
 use std::fmt;
 use std::io::BufRead;
@@ -41,8 +49,8 @@ impl fmt::Display for Place {
 pub struct Item {
     /// Where it was found.
     pub place: Place,
-    /// The columns, row 0 first; or why the text describes no placement of one queen per row.
-    pub columns: Result<Vec<u32>, String>,
+    /// The placement, checked; or why the text describes no placement of one queen per row.
+    pub columns: Result<Placement, String>,
 }
 
 /// Text that is not in the format.
@@ -60,26 +68,27 @@ impl fmt::Display for ParseError {
     }
 }
 
-/// The largest board read in `perm` and `json`, whose lines grow as n. Checking a placement
-/// takes 40 bytes a row, so this keeps the reader and the check within about 60 MB.
-pub const MAX_LINEAR_N: usize = 1_000_000;
+/// The longest word of a `perm` line, or number of a `json` one: a column number has at most
+/// ten digits, and this leaves room for leading zeros and a sign.
+pub const MAX_WORD: usize = 32;
 
-/// The largest board the reader accepts in `format`.
+/// The largest board the reader accepts in `format`: in `perm` and `json` any board `find`
+/// writes ([`Checker::MAX_ROWS`] rows); in the others, the largest they are written for.
 pub fn max_n(format: Format) -> usize {
     match format {
-        Format::Perm | Format::Json => MAX_LINEAR_N,
+        Format::Perm | Format::Json => Checker::MAX_ROWS,
         other => usize::try_from(other.max_n()).unwrap_or(usize::MAX),
     }
 }
 
-/// The longest line (in `svg`: tag with the text before it) the reader accepts in `format`:
-/// twice what the writer writes for the largest board, for any spacing, and a little more.
+/// The longest piece the reader accepts in `format`: in `perm` and `json` a word or a number
+/// ([`MAX_WORD`]; their lines grow with the board and have no bound of their own); in `svg` a
+/// tag with the text before it; in the others a line, twice what the writer writes for the
+/// largest board, for any spacing, and a little more.
 pub fn line_limit(format: Format) -> usize {
     let n = max_n(format);
-    let digits = |v: usize| v.max(1).ilog10() as usize + 1;
     let written = match format {
-        Format::Perm => n * (digits(n - 1) + 1),
-        Format::Json => n * (digits(n - 1) + 1) + digits(n) + r#"{"n":,"columns":[]}"#.len(),
+        Format::Perm | Format::Json => return MAX_WORD,
         Format::Flat => n * n,
         Format::Board | Format::Leetcode => n,
         // The longest piece the SVG writer writes is its header's pattern; no piece grows
@@ -98,10 +107,16 @@ pub fn detect(text: &str) -> Format {
         Some('<') => return Format::Svg,
         _ => {}
     }
-    let first = trimmed.lines().next().unwrap_or("").trim();
-    if !first.is_empty() && first.chars().all(|c| c == 'Q' || c == '.') {
+    detect_line(trimmed.lines().next().unwrap_or("").as_bytes())
+}
+
+/// The line-based format whose first line is `first`: rows of `Q` and `.` are `board`, a
+/// row of `0` and `1` digits `flat`, anything else `perm`.
+fn detect_line(first: &[u8]) -> Format {
+    let first = first.trim_ascii();
+    if !first.is_empty() && first.iter().all(|&c| c == b'Q' || c == b'.') {
         Format::Board
-    } else if first.len() > 1 && first.chars().all(|c| c == '0' || c == '1') || first == "1" {
+    } else if first.len() > 1 && first.iter().all(|&c| c == b'0' || c == b'1') || first == b"1" {
         // A lone "0" is the one-queen board in `perm`; in `flat` it would be an empty board.
         Format::Flat
     } else {
@@ -114,10 +129,6 @@ pub fn parse(text: &str, format: Format) -> Result<Vec<Item>, ParseError> {
     Reader::new(text.as_bytes(), Some(format))?.collect()
 }
 
-/// Reads one line of a line-based format: its columns, or why it is no placement (invalid),
-/// or why it is not the format (an error).
-type LineReader = fn(&str) -> Result<Result<Vec<u32>, String>, String>;
-
 /// Where the reader is within a document that wraps the whole set (`leetcode`, `svg`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Stage {
@@ -127,13 +138,6 @@ enum Stage {
     Boards,
     /// After its closing: only whitespace may follow.
     End,
-}
-
-/// A board being read from an SVG document: the queens of each row, counted.
-struct SvgBoard {
-    place: Place,
-    /// For each row, the column of its first queen and how many it has.
-    rows: Vec<(u32, u32)>,
 }
 
 /// Reads placements one at a time from any `BufRead`, in bounded memory.
@@ -146,7 +150,7 @@ pub struct Reader<R> {
     /// The rows of the board being read (`board`, `leetcode`), kept for their capacity.
     rows: Vec<String>,
     /// An SVG board that is open.
-    svg: Option<SvgBoard>,
+    svg: Option<documents::SvgBoard>,
     /// What a line or a tag too long is, said once.
     too_long: String,
     /// Whether the end, or an error, has been reached.
@@ -158,21 +162,26 @@ impl<R: BufRead> Reader<R> {
     /// show for `None`.
     pub fn new(input: R, format: Option<Format>) -> Result<Reader<R>, ParseError> {
         let mut input = Input::new(input);
+        input.skip_byte_order_mark()?;
         let format = match format {
             Some(format) => format,
             None => Self::detect(&mut input)?,
         };
-        let piece = if format == Format::Svg {
-            "a tag"
-        } else {
-            "a line"
-        };
         let limit = line_limit(format);
-        let too_long = format!(
-            "{piece} longer than {limit} bytes: more than a {} placement of n <= {} takes",
-            format.name(),
-            max_n(format)
-        );
+        let too_long = match format {
+            Format::Perm | Format::Json => {
+                format!("a word longer than {limit} bytes: longer than any column number")
+            }
+            Format::Svg => format!(
+                "a tag longer than {limit} bytes: more than an svg placement of n <= {} takes",
+                max_n(format)
+            ),
+            _ => format!(
+                "a line longer than {limit} bytes: more than a {} placement of n <= {} takes",
+                format.name(),
+                max_n(format)
+            ),
+        };
         Ok(Reader {
             input,
             format,
@@ -191,8 +200,9 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// Detects the format from the first character that is not whitespace, or (for the
-    /// line-based formats) from the whole first line, which is then read again as a
-    /// placement.
+    /// line-based formats) from the first line, read ahead and given back as far as it can
+    /// be a `flat` or `board` row: a byte of neither (a space between two words), or more
+    /// than such a row holds, makes it `perm`.
     fn detect(input: &mut Input<R>) -> Result<Format, ParseError> {
         match input.peek_token()? {
             Some(b'[') => return Ok(Format::Leetcode),
@@ -201,246 +211,30 @@ impl<R: BufRead> Reader<R> {
             None => return Ok(Format::Perm),
             Some(_) => {}
         }
-        let limit = [Format::Perm, Format::Flat, Format::Board]
+        let limit = [Format::Flat, Format::Board]
             .into_iter()
             .map(line_limit)
             .max()
             .unwrap_or(0);
-        let too_long = format!("a line longer than {limit} bytes: longer than any placement");
-        let Some((number, line)) = input.next_line(limit, &too_long)? else {
-            return Ok(Format::Perm);
-        };
-        let format = detect(line);
-        input.replay(number);
-        Ok(format)
+        let row = |b: u8| matches!(b, b'Q' | b'.' | b'0' | b'1' | b' ' | b'\t' | b'\r');
+        let (first, whole) = input.read_ahead(limit, row)?;
+        let one_word = !first.trim_ascii().iter().any(|&b| b.is_ascii_whitespace());
+        Ok(if whole && one_word {
+            detect_line(first)
+        } else {
+            Format::Perm
+        })
     }
 
     /// The next placement, `None` at the end.
     fn next_item(&mut self) -> Result<Option<Item>, ParseError> {
         match self.format {
-            Format::Perm => self.next_line_item(perm_line),
-            Format::Flat => self.next_line_item(flat_line),
-            Format::Json => self.next_line_item(json_line),
+            Format::Perm => self.next_perm(),
+            Format::Flat => self.next_flat(),
+            Format::Json => self.next_json(),
             Format::Board => self.next_board(),
             Format::Leetcode => self.next_leetcode(),
             Format::Svg => self.next_svg(),
-        }
-    }
-
-    /// The next non-blank line, read by `read`.
-    fn next_line_item(&mut self, read: LineReader) -> Result<Option<Item>, ParseError> {
-        let limit = line_limit(self.format);
-        while let Some((number, line)) = self.input.next_line(limit, &self.too_long)? {
-            let place = Place::Line(number);
-            let line = line.trim();
-            if line.is_empty() {
-                continue;
-            }
-            let columns = read(line).map_err(|message| ParseError { place, message })?;
-            return Ok(Some(Item { place, columns }));
-        }
-        Ok(None)
-    }
-
-    /// The next board of `Q`/`.` rows, up to a blank line or the end.
-    fn next_board(&mut self) -> Result<Option<Item>, ParseError> {
-        let limit = line_limit(Format::Board);
-        let most = max_n(Format::Board);
-        self.rows.clear();
-        let mut start = 0;
-        while let Some((number, line)) = self.input.next_line(limit, &self.too_long)? {
-            let line = line.trim();
-            if line.is_empty() {
-                if self.rows.is_empty() {
-                    continue;
-                }
-                break;
-            }
-            if self.rows.is_empty() {
-                start = number;
-            }
-            if self.rows.len() == most {
-                return Err(ParseError {
-                    place: Place::Line(start),
-                    message: format!(
-                        "a board of more than {most} rows: more than any board placement read"
-                    ),
-                });
-            }
-            self.rows.push(line.to_string());
-        }
-        if self.rows.is_empty() {
-            return Ok(None);
-        }
-        let place = Place::Line(start);
-        let columns = rows_to_columns(&self.rows, 'Q', '.')
-            .map_err(|message| ParseError { place, message })?;
-        Ok(Some(Item { place, columns }))
-    }
-
-    /// The next board of a `leetcode` document: one JSON array of arrays of row strings.
-    fn next_leetcode(&mut self) -> Result<Option<Item>, ParseError> {
-        let syntax = |input: &Input<R>, expected: &str| {
-            input.error(format!("not a JSON array of boards: expected {expected}"))
-        };
-        match self.stage {
-            Stage::Start => {
-                if self.input.next_token()? != Some(b'[') {
-                    return Err(syntax(&self.input, "'['"));
-                }
-                if self.input.peek_token()? == Some(b']') {
-                    self.input.next_token()?;
-                    self.stage = Stage::End;
-                } else {
-                    self.stage = Stage::Boards;
-                }
-            }
-            Stage::Boards | Stage::End => {}
-        }
-        if self.stage == Stage::End {
-            return match self.input.next_token()? {
-                None => Ok(None),
-                Some(_) => Err(syntax(&self.input, "nothing after the closing ']'")),
-            };
-        }
-        if self.input.next_token()? != Some(b'[') {
-            return Err(syntax(&self.input, "'[' to open a board"));
-        }
-        self.boards += 1;
-        let place = Place::Board(self.boards);
-        let most = max_n(Format::Leetcode);
-        let limit = line_limit(Format::Leetcode);
-        let too_long =
-            format!("a row string longer than {limit} bytes: more than a board of n <= {most} has");
-        let mut count = 0;
-        if self.input.peek_token()? == Some(b']') {
-            self.input.next_token()?;
-        } else {
-            loop {
-                if self.input.next_token()? != Some(b'"') {
-                    return Err(syntax(&self.input, "a row string"));
-                }
-                if count == most {
-                    return Err(ParseError {
-                        place,
-                        message: format!(
-                            "a board of more than {most} rows: more than any leetcode placement read"
-                        ),
-                    });
-                }
-                if self.rows.len() == count {
-                    self.rows.push(String::new());
-                }
-                self.input
-                    .json_string(&mut self.rows[count], limit, &too_long)?;
-                count += 1;
-                match self.input.next_token()? {
-                    Some(b',') => continue,
-                    Some(b']') => break,
-                    _ => return Err(syntax(&self.input, "',' or ']' after a row")),
-                }
-            }
-        }
-        match self.input.next_token()? {
-            Some(b',') => {}
-            Some(b']') => self.stage = Stage::End,
-            _ => return Err(syntax(&self.input, "',' or ']' after a board")),
-        }
-        let columns = if count == 0 {
-            Ok(Err("an empty board".to_string()))
-        } else {
-            rows_to_columns(&self.rows[..count], 'Q', '.')
-        }
-        .map_err(|message| ParseError { place, message })?;
-        Ok(Some(Item { place, columns }))
-    }
-
-    /// The next board of an SVG written by this program: each board a group with its size,
-    /// each queen drawn at its square. What is read is what is drawn.
-    fn next_svg(&mut self) -> Result<Option<Item>, ParseError> {
-        let limit = line_limit(Format::Svg);
-        loop {
-            let line = self.input.line();
-            let fail = |place: Place, message: &str| ParseError {
-                place,
-                message: message.to_string(),
-            };
-            let Some(piece) = self.input.next_tag(limit, &self.too_long)? else {
-                if self.stage == Stage::Start {
-                    return Err(fail(Place::Line(line), "not an SVG document"));
-                }
-                return Ok(self.svg.take().map(SvgBoard::item));
-            };
-            if self.stage == Stage::Start {
-                if !piece.trim_start().starts_with("<svg") {
-                    return Err(fail(Place::Line(line), "not an SVG document"));
-                }
-                self.stage = Stage::Boards;
-                continue;
-            }
-            let tag = &piece[piece.rfind('<').unwrap_or(0)..];
-            if tag.starts_with("<g class=\"board\"") {
-                self.boards += 1;
-                let place = Place::Board(self.boards);
-                let most = max_n(Format::Svg);
-                let n: usize = attribute(tag, "data-n")
-                    .and_then(|v| v.parse().ok())
-                    .ok_or_else(|| fail(place, "a board without its size (data-n)"))?;
-                if n > most {
-                    return Err(fail(
-                        place,
-                        &format!("a board of n = {n}: SVG boards are read up to n = {most}"),
-                    ));
-                }
-                let opened = SvgBoard {
-                    place,
-                    rows: vec![(0, 0); n],
-                };
-                // A board opened before this one closed ends here.
-                if let Some(previous) = self.svg.replace(opened) {
-                    return Ok(Some(previous.item()));
-                }
-            } else if tag.starts_with("</g") {
-                if let Some(board) = self.svg.take() {
-                    return Ok(Some(board.item()));
-                }
-            } else if let (Some(board), true) = (&mut self.svg, tag.starts_with("<use ")) {
-                let place = board.place;
-                let coordinate = |name| {
-                    attribute(tag, name)
-                        .and_then(|v| v.parse::<u64>().ok())
-                        .ok_or_else(|| fail(place, "a queen without coordinates"))
-                };
-                let (x, y) = (coordinate("x")?, coordinate("y")?);
-                let (column, row) = (x / SVG_SQUARE, y / SVG_SQUARE);
-                if row >= board.rows.len() as u64 || x % SVG_SQUARE != 0 || y % SVG_SQUARE != 0 {
-                    return Err(fail(place, "a queen off the squares of the board"));
-                }
-                let slot = &mut board.rows[row as usize];
-                if slot.1 == 0 {
-                    slot.0 = u32::try_from(column).unwrap_or(u32::MAX);
-                }
-                slot.1 = slot.1.saturating_add(1);
-            }
-        }
-    }
-}
-
-impl SvgBoard {
-    fn item(self) -> Item {
-        let columns = self
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(r, &(column, queens))| match queens {
-                1 => Ok(column),
-                0 => Err(format!("row {r} has no queen")),
-                more => Err(format!("row {r} has {more} queens")),
-            })
-            .collect();
-        Item {
-            place: self.place,
-            columns,
         }
     }
 }
@@ -459,29 +253,6 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
-fn perm_line(line: &str) -> Result<Result<Vec<u32>, String>, String> {
-    let mut columns = Vec::new();
-    for word in line.split_whitespace() {
-        let column = word
-            .parse::<u32>()
-            .map_err(|_| format!("'{word}' is not a column number"))?;
-        columns.push(column);
-        too_many_rows(&columns)?;
-    }
-    Ok(Ok(columns))
-}
-
-/// Refuses a placement of more rows than [`MAX_LINEAR_N`]: a line of single digits within the
-/// line limit would have millions of rows, and checking them would take gigabytes.
-fn too_many_rows(columns: &[u32]) -> Result<(), String> {
-    if columns.len() > MAX_LINEAR_N {
-        return Err(format!(
-            "a placement of more than {MAX_LINEAR_N} rows: more than any placement read"
-        ));
-    }
-    Ok(())
-}
-
 /// `count` and `noun`, plural unless the count is one: `1 placement`, `2 placements`.
 pub fn plural(count: impl Into<u128>, noun: &str) -> String {
     match count.into() {
@@ -490,12 +261,13 @@ pub fn plural(count: impl Into<u128>, noun: &str) -> String {
     }
 }
 
-/// The columns of the rows of a board given as rows of `queen` and `empty`.
+/// The placement of a board given as rows of `queen` and `empty`, or why it has none
+/// (invalid), or why it is not the format (an error: another character).
 fn rows_to_columns(
     rows: &[impl AsRef<str>],
     queen: char,
     empty: char,
-) -> Result<Result<Vec<u32>, String>, String> {
+) -> Result<Result<Placement, String>, String> {
     let n = rows.len();
     let mut columns = Vec::with_capacity(n);
     for (r, row) in rows.iter().enumerate() {
@@ -518,51 +290,7 @@ fn rows_to_columns(
             (Some(_), more) => return Ok(Err(format!("row {r} has {} queens", more + 1))),
         }
     }
-    Ok(Ok(columns))
-}
-
-fn flat_line(line: &str) -> Result<Result<Vec<u32>, String>, String> {
-    if let Some(bad) = line.chars().find(|&c| c != '0' && c != '1') {
-        return Err(format!("unexpected character '{bad}'"));
-    }
-    let n = (line.len() as f64).sqrt().round() as usize;
-    if n * n != line.len() {
-        return Ok(Err(format!(
-            "{} is not a square board",
-            plural(line.len() as u128, "digit")
-        )));
-    }
-    let rows: Vec<&str> = (0..n).map(|r| &line[r * n..(r + 1) * n]).collect();
-    rows_to_columns(&rows, '1', '0')
-}
-
-fn json_line(line: &str) -> Result<Result<Vec<u32>, String>, String> {
-    #[derive(serde::Deserialize)]
-    struct Line {
-        n: u64,
-        columns: Vec<u32>,
-    }
-    let parsed: Line = serde_json::from_str(line).map_err(|e| format!("not a placement: {e}"))?;
-    too_many_rows(&parsed.columns)?;
-    if parsed.n != parsed.columns.len() as u64 {
-        return Ok(Err(format!(
-            "n is {} but {} given",
-            parsed.n,
-            match parsed.columns.len() {
-                1 => "1 column is".to_string(),
-                more => format!("{more} columns are"),
-            }
-        )));
-    }
-    Ok(Ok(parsed.columns))
-}
-
-/// The value of attribute `name` in the tag text `tag`.
-fn attribute<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
-    let key = format!(" {name}=\"");
-    let start = tag.find(&key)? + key.len();
-    let end = tag[start..].find('"')? + start;
-    Some(&tag[start..end])
+    Ok(Ok(Placement::new(columns)))
 }
 
 #[cfg(test)]
@@ -571,6 +299,14 @@ mod tests {
     use crate::solutions::format::format_all;
     use std::io::Read;
 
+    /// The columns of every item, or their reasons.
+    fn columns(items: Vec<Item>) -> Vec<Result<Vec<u32>, String>> {
+        items
+            .into_iter()
+            .map(|i| i.columns.map(|p| p.columns().unwrap().to_vec()))
+            .collect()
+    }
+
     #[test]
     fn every_format_reads_back_what_it_wrote() {
         let solutions = vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]];
@@ -578,8 +314,8 @@ mod tests {
             let text = String::from_utf8(format_all(format, 4, &solutions)).unwrap();
             assert_eq!(detect(&text), format, "{text}");
             let items = parse(&text, format).unwrap();
-            let columns: Vec<Vec<u32>> = items.into_iter().map(|i| i.columns.unwrap()).collect();
-            assert_eq!(columns, solutions, "{format:?}");
+            let read: Vec<Vec<u32>> = columns(items).into_iter().map(Result::unwrap).collect();
+            assert_eq!(read, solutions, "{format:?}");
         }
     }
 
@@ -588,7 +324,7 @@ mod tests {
         for format in Format::ALL {
             let text = String::from_utf8(format_all(format, 1, &[vec![0]])).unwrap();
             assert_eq!(detect(&text), format, "{text:?}");
-            assert_eq!(parse(&text, format).unwrap()[0].columns, Ok(vec![0]));
+            assert_eq!(columns(parse(&text, format).unwrap())[0], Ok(vec![0]));
         }
     }
 
@@ -597,7 +333,38 @@ mod tests {
         let error = parse("1 3 0 2\n1 x 0 2\n", Format::Perm).unwrap_err();
         assert_eq!(error.to_string(), "line 2: 'x' is not a column number");
         assert!(parse("[[\".Q\"", Format::Leetcode).is_err());
-        assert!(parse("{\"n\":4}\n", Format::Json).is_err());
+        let error = parse("{\"n\":4}\n", Format::Json).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "line 1: not a placement: missing field `columns`"
+        );
+        for bad in [
+            "{\"n\":2,\"columns\":[1,-1]}",
+            "{\"n\":2,\"columns\":[1,0.5]}",
+            "{\"n\":2,\"columns\":[1,0]} x",
+            "{\"n\":2,\"n\":2,\"columns\":[1,0]}",
+            "{\"n\":2 \"columns\":[1,0]}",
+            "[1, 0]",
+        ] {
+            let error = parse(bad, Format::Json).unwrap_err();
+            assert_eq!(error.place, Place::Line(1), "{bad}: {error}");
+        }
+    }
+
+    #[test]
+    fn json_lines_take_fields_in_any_order_and_ignore_others() {
+        let text = "{\"columns\":[1,3,0,2],\"n\":4}\n\n  { \"n\" : 4 , \"name\": [\"a\", {\"b\": null}], \"columns\" : [ 2 , 0 , 3 , 1 ] }  \n";
+        let items = parse(text, Format::Json).unwrap();
+        assert_eq!(
+            columns(items.clone()),
+            [Ok(vec![1, 3, 0, 2]), Ok(vec![2, 0, 3, 1])]
+        );
+        assert_eq!(items[1].place, Place::Line(3));
+        let items = parse("{\"n\":3,\"columns\":[1,3,0,2]}", Format::Json).unwrap();
+        assert_eq!(
+            items[0].columns,
+            Err("n is 3 but 4 columns are given".into())
+        );
     }
 
     #[test]
@@ -610,7 +377,8 @@ mod tests {
 
     #[test]
     fn every_format_reads_the_same_through_a_one_byte_buffer() {
-        // Lines, tags and row strings cross the reads' boundaries anywhere.
+        // Lines, words, tags and row strings cross the reads' boundaries anywhere, and so
+        // does the line read ahead to detect the format.
         let solutions = vec![vec![1, 3, 0, 2], vec![2, 0, 3, 1]];
         for format in Format::ALL {
             let text = format_all(format, 4, &solutions);
@@ -625,9 +393,54 @@ mod tests {
         }
     }
 
+    /// Regression: a UTF-8 byte order mark (an editor's) at the start was refused as
+    /// "not the format"; it is skipped, in every format, and one cut short is not UTF-8.
+    #[test]
+    fn a_byte_order_mark_at_the_start_is_skipped() {
+        let solutions = vec![vec![1, 3, 0, 2]];
+        for format in Format::ALL {
+            let mut text = b"\xef\xbb\xbf".to_vec();
+            text.extend(format_all(format, 4, &solutions));
+            for detected in [Some(format), None] {
+                let reader =
+                    Reader::new(std::io::BufReader::with_capacity(1, &text[..]), detected).unwrap();
+                assert_eq!(reader.format(), format);
+                let items: Vec<Item> = reader.collect::<Result<_, _>>().unwrap();
+                assert_eq!(columns(items), [Ok(vec![1, 3, 0, 2])], "{format:?}");
+            }
+        }
+        let error = Reader::new(&b"\xef\xbb1 3 0 2\n"[..], None).err().unwrap();
+        assert_eq!(error.to_string(), "line 1: not UTF-8 text");
+    }
+
+    /// Regression: an SVG cut off before `</svg>` was read as if whole; it is refused, and so
+    /// is text after the picture.
+    #[test]
+    fn an_svg_cut_short_is_refused() {
+        let text = String::from_utf8(format_all(Format::Svg, 4, &[vec![1, 3, 0, 2]])).unwrap();
+        assert_eq!(parse(&text, Format::Svg).unwrap().len(), 1);
+        let cut = &text[..text.rfind("</svg>").unwrap()];
+        for short in [
+            cut,
+            &text[..text.rfind("</g>").unwrap()],
+            &text[..text.len() / 2],
+        ] {
+            let error = parse(short, Format::Svg).unwrap_err();
+            assert!(
+                error.message.contains("before its closing </svg>"),
+                "{error}"
+            );
+        }
+        let error = parse(&format!("{text}<g>"), Format::Svg).unwrap_err();
+        assert!(
+            error.message.contains("after the closing </svg>"),
+            "{error}"
+        );
+    }
+
     #[test]
     fn endless_input_ends_with_an_error() {
-        // No newline, ever: refused once a line outgrows the largest placement.
+        // No space, no newline, ever: refused once a word outgrows any column number.
         let mut reader = Reader::new(
             std::io::BufReader::new(std::io::repeat(b'1').take(1 << 40)),
             Some(Format::Perm),
@@ -637,6 +450,13 @@ mod tests {
         assert_eq!(error.place, Place::Line(1));
         assert!(error.message.contains("longer than"), "{error}");
         assert!(reader.next().is_none());
+        // Detected: the line read ahead is longer than any flat or board line, so perm.
+        let reader = Reader::new(
+            std::io::BufReader::new(std::io::repeat(b'1').take(1 << 40)),
+            None,
+        )
+        .unwrap();
+        assert_eq!(reader.format(), Format::Perm);
         // Binary: at once.
         let error = Reader::new(
             std::io::BufReader::new(std::io::repeat(0).take(1 << 40)),
@@ -661,21 +481,41 @@ mod tests {
         );
     }
 
+    /// Regression: `verify` refused `find`'s own output past n = 1,000,000 ("a line longer
+    /// than 14000064 bytes"). A perm or json line is read number by number, its placement
+    /// checked as it comes: a board of 3,000,000 rows reads back valid, and a conflict in it
+    /// is found.
     #[test]
-    fn a_placement_of_more_rows_than_read_is_refused() {
-        let line = "0 ".repeat(MAX_LINEAR_N + 1);
-        let error = parse(&line, Format::Perm).unwrap_err();
-        assert!(error.message.contains("more than 1000000 rows"), "{error}");
-        let columns = vec!["0"; MAX_LINEAR_N + 1].join(",");
-        let json = format!("{{\"n\":1,\"columns\":[{columns}]}}");
-        let error = parse(&json, Format::Json).unwrap_err();
-        assert!(error.message.contains("more than 1000000 rows"), "{error}");
+    fn a_line_of_millions_of_columns_reads_back() {
+        let n = 3_000_000u32;
+        let good = crate::construct::solution(n).unwrap();
+        for format in [Format::Perm, Format::Json] {
+            let text = format_all(format, n as usize, std::slice::from_ref(&good));
+            let reader = Reader::new(&text[..], None).unwrap();
+            assert_eq!(reader.format(), format);
+            let items: Vec<Item> = reader.collect::<Result<_, _>>().unwrap();
+            let placement = items[0].columns.as_ref().unwrap();
+            assert_eq!((placement.rows(), placement.check()), (n as usize, Ok(())));
+        }
+        let mut bad = good;
+        bad[2_500_000] = bad[2_000_000];
+        let text = format_all(Format::Perm, n as usize, &[bad]);
+        let items = parse(std::str::from_utf8(&text).unwrap(), Format::Perm).unwrap();
+        assert_eq!(
+            items[0]
+                .columns
+                .as_ref()
+                .unwrap()
+                .check()
+                .map_err(|c| c.to_string()),
+            Err("row 2500000 shares a column with a row above it".into())
+        );
     }
 
     #[test]
     fn leetcode_is_json_with_escapes_and_nothing_after_it() {
         let items = parse("[ [\"\\u002eQ\", \"Q.\"] ]", Format::Leetcode).unwrap();
-        assert_eq!(items[0].columns, Ok(vec![1, 0]));
+        assert_eq!(columns(items)[0], Ok(vec![1, 0]));
         let items = parse("[[\"Q\", \"Q.\"]]", Format::Leetcode).unwrap();
         assert_eq!(
             items[0].columns,
@@ -686,7 +526,7 @@ mod tests {
             Format::Leetcode,
         )
         .unwrap();
-        assert_eq!(items[0].columns, Ok(vec![1, 3, 0, 2]));
+        assert_eq!(columns(items)[0], Ok(vec![1, 3, 0, 2]));
         let error = parse("[[\"Q\"]] x", Format::Leetcode).unwrap_err();
         assert!(error.message.contains("nothing after"), "{error}");
         assert_eq!(parse("[]", Format::Leetcode).unwrap(), []);

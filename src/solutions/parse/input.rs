@@ -1,53 +1,113 @@
-//! The bytes under the placement reader: lines, tags and JSON strings taken from any
-//! `BufRead`, each refused once it grows past a bound, so that reading holds a bounded amount
-//! of memory whatever the input is (`/dev/zero`, a stream with no newline, a string that never
-//! closes). Binary data (a NUL byte) and text that is not UTF-8 are refused where they are
-//! met, with their line.
+//! The bytes under the placement reader: lines, words, tags, numbers and JSON strings taken
+//! from any `BufRead`, each refused once it grows past a bound, so that reading holds a
+//! bounded amount of memory whatever the input is (`/dev/zero`, a stream with no newline, a
+//! string that never closes). Binary data (a NUL byte) and text that is not UTF-8 are
+//! refused where they are met, with their line. Bytes read ahead to detect the format are
+//! given back and read again.
 
 use super::{ParseError, Place};
 use std::io::{BufRead, ErrorKind};
 
 /// A `BufRead` read in bounded pieces, counting lines.
 pub(super) struct Input<R> {
-    input: R,
+    source: Source<R>,
     /// Newlines consumed so far: the current line is one more.
     newlines: usize,
     /// The piece being read.
     buffer: Vec<u8>,
-    /// Whether the next [`Input::line`] gives the last line again instead of reading.
-    replay: Option<usize>,
 }
 
-/// The buffered bytes of `input`, reading more when none are left; empty at the end of the
-/// input. An error names `line`.
-fn fill<R: BufRead>(input: &mut R, line: usize) -> Result<&[u8], ParseError> {
-    let empty = loop {
-        match input.fill_buf() {
-            Ok(chunk) => break chunk.is_empty(),
-            Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-            Err(e) => {
-                return Err(ParseError {
-                    place: Place::Line(line),
-                    message: format!("cannot read the input: {e}"),
-                });
-            }
+/// A word of a line, or what ends it.
+pub(super) enum Word<'a> {
+    /// A word of digits alone, read as its value.
+    Number(u64),
+    /// Any other word: bytes up to a space, a tab or the line's end.
+    Text(&'a str),
+    /// The line's end (consumed).
+    EndOfLine,
+    /// The input's end.
+    EndOfInput,
+}
+
+/// What ended [`Input::scan_numbers`].
+pub(super) enum Scan {
+    /// The list's end (consumed).
+    End,
+    /// The input's end.
+    EndOfInput,
+    /// Something to read the slow way (not consumed): a number cut by the buffer's end, a
+    /// word that is no plain number, a newline inside a JSON array. `number` says whether a
+    /// number was expected (else a separator).
+    Slow {
+        /// Whether a number comes next.
+        number: bool,
+    },
+}
+
+/// The bytes that separate the words of a line.
+fn is_blank(byte: u8) -> bool {
+    matches!(byte, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
+
+/// The bytes under the reader: those read ahead and given back ([`Input::read_ahead`]), then
+/// the `BufRead`'s.
+struct Source<R> {
+    input: R,
+    ahead: Vec<u8>,
+    /// How many of `ahead` have been read again.
+    ahead_at: usize,
+}
+
+impl<R: BufRead> Source<R> {
+    /// The unread bytes given back, or else the buffered bytes of the input, reading more
+    /// when none are left; empty at the end of the input. An error names `line`.
+    fn chunk(&mut self, line: usize) -> Result<&[u8], ParseError> {
+        if self.ahead_at < self.ahead.len() {
+            return Ok(&self.ahead[self.ahead_at..]);
         }
-    };
-    if empty {
-        // Asking again would read again, and a terminal would wait for a second end.
-        return Ok(&[]);
+        let empty = loop {
+            match self.input.fill_buf() {
+                Ok(chunk) => break chunk.is_empty(),
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    return Err(ParseError {
+                        place: Place::Line(line),
+                        message: format!("cannot read the input: {e}"),
+                    });
+                }
+            }
+        };
+        if empty {
+            // Asking again would read again, and a terminal would wait for a second end.
+            return Ok(&[]);
+        }
+        // Bytes are buffered: this returns them without reading.
+        Ok(self.input.fill_buf().unwrap_or_default())
     }
-    // Bytes are buffered: this returns them without reading.
-    Ok(input.fill_buf().unwrap_or_default())
+
+    fn consume(&mut self, bytes: usize) {
+        if self.ahead_at < self.ahead.len() {
+            self.ahead_at += bytes;
+            if self.ahead_at == self.ahead.len() {
+                self.ahead = Vec::new();
+                self.ahead_at = 0;
+            }
+        } else {
+            self.input.consume(bytes);
+        }
+    }
 }
 
 impl<R: BufRead> Input<R> {
     pub(super) fn new(input: R) -> Input<R> {
         Input {
-            input,
+            source: Source {
+                input,
+                ahead: Vec::new(),
+                ahead_at: 0,
+            },
             newlines: 0,
             buffer: Vec::new(),
-            replay: None,
         }
     }
 
@@ -66,11 +126,56 @@ impl<R: BufRead> Input<R> {
 
     /// The buffered bytes, reading more when none are left; empty at the end of the input.
     fn fill(&mut self) -> Result<&[u8], ParseError> {
-        fill(&mut self.input, self.newlines + 1)
+        self.source.chunk(self.newlines + 1)
     }
 
     fn consume(&mut self, bytes: usize) {
-        self.input.consume(bytes);
+        self.source.consume(bytes);
+    }
+
+    /// Skips a UTF-8 byte order mark at the start of the input (an editor's, not text).
+    pub(super) fn skip_byte_order_mark(&mut self) -> Result<(), ParseError> {
+        for (i, &expected) in b"\xef\xbb\xbf".iter().enumerate() {
+            match self.fill()?.first() {
+                Some(&byte) if byte == expected => self.consume(1),
+                // Not a mark at all: nothing consumed.
+                _ if i == 0 => return Ok(()),
+                // The start of one cut short: no UTF-8 text starts so.
+                _ => return Err(self.error("not UTF-8 text")),
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads ahead the bytes of the current line while `keep` holds for them (up to its end,
+    /// or `limit` bytes), and gives them back to be read again: what tells the line-based
+    /// formats apart. Returns them, and whether they are the whole line. Called first, before
+    /// anything is given back.
+    pub(super) fn read_ahead(
+        &mut self,
+        limit: usize,
+        keep: impl Fn(u8) -> bool,
+    ) -> Result<(&[u8], bool), ParseError> {
+        let mut line = Vec::new();
+        let whole = loop {
+            let chunk = self.fill()?;
+            let Some(&next) = chunk.first() else {
+                break true;
+            };
+            if next == b'\n' || !keep(next) || line.len() == limit {
+                break next == b'\n';
+            }
+            let wanted = (limit - line.len()).min(chunk.len());
+            let taken = chunk[..wanted]
+                .iter()
+                .take_while(|&&b| b != b'\n' && keep(b))
+                .count();
+            line.extend_from_slice(&chunk[..taken]);
+            self.consume(taken);
+        };
+        self.source.ahead = line;
+        self.source.ahead_at = 0;
+        Ok((&self.source.ahead, whole))
     }
 
     /// Reads up to and including the next `delimiter` (or the end of the input) into the
@@ -86,7 +191,7 @@ impl<R: BufRead> Input<R> {
         let start = self.line();
         let mut any = false;
         loop {
-            let chunk = fill(&mut self.input, self.newlines + 1)?;
+            let chunk = self.source.chunk(self.newlines + 1)?;
             if chunk.is_empty() {
                 break;
             }
@@ -135,9 +240,6 @@ impl<R: BufRead> Input<R> {
         limit: usize,
         too_long: &str,
     ) -> Result<Option<(usize, &str)>, ParseError> {
-        if let Some(number) = self.replay.take() {
-            return Ok(Some((number, self.text())));
-        }
         let number = self.line();
         if self.until(b'\n', limit + 1, too_long)?.is_none() {
             return Ok(None);
@@ -157,12 +259,6 @@ impl<R: BufRead> Input<R> {
         Ok(Some((number, self.text())))
     }
 
-    /// Makes the next [`Input::next_line`] give the line just read again (the line that
-    /// told the format apart).
-    pub(super) fn replay(&mut self, number: usize) {
-        self.replay = Some(number);
-    }
-
     /// The next tag with any text before it: everything up to and including the next `>`;
     /// more than `limit` bytes is the error `too_long`.
     pub(super) fn next_tag(
@@ -171,6 +267,193 @@ impl<R: BufRead> Input<R> {
         too_long: &str,
     ) -> Result<Option<&str>, ParseError> {
         Ok(self.until(b'>', limit, too_long)?.map(|()| self.text()))
+    }
+
+    /// The next word of the current line, or the line's end (consumed), or the input's end.
+    /// A word over `limit` bytes is the error `too_long`.
+    pub(super) fn next_word(
+        &mut self,
+        limit: usize,
+        too_long: &str,
+    ) -> Result<Word<'_>, ParseError> {
+        loop {
+            let chunk = self.fill()?;
+            let Some(&first) = chunk.first() else {
+                return Ok(Word::EndOfInput);
+            };
+            if first == b'\n' {
+                self.consume(1);
+                self.newlines += 1;
+                return Ok(Word::EndOfLine);
+            }
+            if !is_blank(first) {
+                break;
+            }
+            let blanks = chunk.iter().take_while(|&&b| is_blank(b)).count();
+            self.consume(blanks);
+        }
+        let ends = |b: u8| is_blank(b) || b == b'\n';
+        if let Some(value) = self.quick_number(ends)? {
+            return Ok(Word::Number(value));
+        }
+        self.take_while(|b| !ends(b), limit, too_long)?;
+        Ok(Word::Text(self.text()))
+    }
+
+    /// Reads a list of whole numbers straight from the buffered bytes, a pass over each
+    /// buffer, giving each to `push`: numbers separated by blanks and ended by the line's end
+    /// (`separator` `None`: a `perm` line), or separated by `separator` and blanks and ended
+    /// by `end` (a JSON array, its `[` read, `number` whether a number comes first). Stops,
+    /// consuming nothing of it, at whatever it cannot take in one pass, for the caller to read
+    /// the slow way. An error of `push` is an error here.
+    pub(super) fn scan_numbers(
+        &mut self,
+        separator: Option<u8>,
+        end: u8,
+        mut number: bool,
+        push: &mut dyn FnMut(u64) -> Result<(), String>,
+    ) -> Result<Scan, ParseError> {
+        loop {
+            let chunk = self.source.chunk(self.newlines + 1)?;
+            if chunk.is_empty() {
+                return Ok(Scan::EndOfInput);
+            }
+            let (mut at, mut outcome, mut failed) = (0, None, None);
+            while at < chunk.len() {
+                let byte = chunk[at];
+                if is_blank(byte) {
+                    at += 1;
+                } else if byte == end && (separator.is_none() || !number) {
+                    // `[1]` ends here; `[1,]` does not (a number was expected).
+                    at += 1;
+                    outcome = Some(Scan::End);
+                    break;
+                } else if Some(byte) == separator && !number {
+                    at += 1;
+                    number = true;
+                } else if byte.is_ascii_digit() && (number || separator.is_none()) {
+                    let digits = chunk[at..]
+                        .iter()
+                        .take(20)
+                        .take_while(|b| b.is_ascii_digit())
+                        .count();
+                    let stop = chunk.get(at + digits).copied();
+                    let ends = |b: u8| is_blank(b) || b == end || Some(b) == separator;
+                    if digits > 19 || !stop.is_some_and(ends) {
+                        outcome = Some(Scan::Slow { number });
+                        break;
+                    }
+                    let value = chunk[at..at + digits]
+                        .iter()
+                        .fold(0u64, |value, &b| value * 10 + u64::from(b - b'0'));
+                    at += digits;
+                    number = separator.is_none();
+                    if let Err(message) = push(value) {
+                        failed = Some(message);
+                        break;
+                    }
+                } else {
+                    outcome = Some(Scan::Slow { number });
+                    break;
+                }
+            }
+            self.consume(at);
+            if let Some(message) = failed {
+                return Err(self.error(message));
+            }
+            if matches!(outcome, Some(Scan::End)) && end == b'\n' {
+                self.newlines += 1;
+            }
+            if let Some(outcome) = outcome {
+                return Ok(outcome);
+            }
+        }
+    }
+
+    /// A whole number of at most 19 digits read straight from the buffered bytes, when it
+    /// ends within them with a byte for which `ends` holds (consumed up to that byte);
+    /// `None` (nothing consumed) for anything else, which the caller reads the slow way.
+    /// Nearly every column number of a long line takes this way.
+    pub(super) fn quick_number(
+        &mut self,
+        ends: impl Fn(u8) -> bool,
+    ) -> Result<Option<u64>, ParseError> {
+        let chunk = self.fill()?;
+        let digits = chunk
+            .iter()
+            .take(20)
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if digits == 0 || digits > 19 || digits == chunk.len() || !ends(chunk[digits]) {
+            return Ok(None);
+        }
+        let value = chunk[..digits]
+            .iter()
+            .fold(0u64, |value, &b| value * 10 + u64::from(b - b'0'));
+        self.consume(digits);
+        Ok(Some(value))
+    }
+
+    /// The bytes from here while `keep` holds (none of them a newline), into the buffer,
+    /// checked to be text; more than `limit` is the error `too_long`.
+    fn take_while(
+        &mut self,
+        keep: impl Fn(u8) -> bool,
+        limit: usize,
+        too_long: &str,
+    ) -> Result<(), ParseError> {
+        self.buffer.clear();
+        loop {
+            let chunk = self.source.chunk(self.newlines + 1)?;
+            let taken = chunk.iter().take_while(|&&b| keep(b)).count();
+            let done = taken < chunk.len() || chunk.is_empty();
+            self.buffer.extend_from_slice(&chunk[..taken]);
+            self.consume(taken);
+            if self.buffer.len() > limit {
+                return Err(self.error(too_long));
+            }
+            if done {
+                break;
+            }
+        }
+        if self.buffer.contains(&0) {
+            return Err(self.error("binary data (a NUL byte), not text"));
+        }
+        if std::str::from_utf8(&self.buffer).is_err() {
+            return Err(self.error("not UTF-8 text"));
+        }
+        Ok(())
+    }
+
+    /// A JSON number or literal (`true`, `null`...): the bytes up to the next delimiter, at
+    /// most `limit` of them (else the error `too_long`).
+    pub(super) fn json_scalar(&mut self, limit: usize, too_long: &str) -> Result<&str, ParseError> {
+        self.take_while(
+            |b| {
+                !matches!(b, b',' | b']' | b'}' | b':' | b'"' | b'[' | b'{' | b'\n') && !is_blank(b)
+            },
+            limit,
+            too_long,
+        )?;
+        Ok(self.text())
+    }
+
+    /// The rest of the line after a JSON line's object: blanks only, then the line's end
+    /// (consumed) or the input's.
+    pub(super) fn end_of_line(&mut self) -> Result<(), ParseError> {
+        loop {
+            let chunk = self.fill()?;
+            match chunk.first() {
+                None => return Ok(()),
+                Some(b'\n') => {
+                    self.consume(1);
+                    self.newlines += 1;
+                    return Ok(());
+                }
+                Some(&b) if is_blank(b) => self.consume(1),
+                Some(_) => return Err(self.error("text after the placement on its line")),
+            }
+        }
     }
 
     /// The buffer as text (checked to be UTF-8 when it was read).
@@ -217,7 +500,7 @@ impl<R: BufRead> Input<R> {
     ) -> Result<(), ParseError> {
         self.buffer.clear();
         loop {
-            let chunk = fill(&mut self.input, self.newlines + 1)?;
+            let chunk = self.source.chunk(self.newlines + 1)?;
             let Some(stop) = chunk
                 .iter()
                 .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
