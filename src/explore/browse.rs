@@ -191,9 +191,9 @@ fn mirror(columns: &[u32]) -> Vec<u32> {
 /// ```
 /// use std::sync::atomic::AtomicBool;
 /// let go = AtomicBool::new(false);
-/// let seventh = nqueens::browse::nth(8, 7, None, Some(2), &go)?;
+/// let seventh = nqueens::browse::nth(8, 7, None, &go)?;
 /// assert_eq!(seventh, Some(vec![1, 4, 6, 0, 2, 7, 5, 3]));
-/// assert_eq!(nqueens::browse::nth(8, 92, None, Some(2), &go)?, None);
+/// assert_eq!(nqueens::browse::nth(8, 92, None, &go)?, None);
 /// # Ok::<(), nqueens::Error>(())
 /// ```
 pub fn nth(
