@@ -435,14 +435,20 @@ mod tests {
         for n in 1..=9 {
             let listed = all(n);
             for (k, solution) in listed.iter().enumerate() {
-                assert_eq!(nth(n, k as u128, Some(2), &go).unwrap().as_ref(), Some(solution));
+                assert_eq!(
+                    nth(n, k as u128, Some(2), &go).unwrap().as_ref(),
+                    Some(solution)
+                );
             }
             assert_eq!(nth(n, listed.len() as u128, Some(2), &go).unwrap(), None);
         }
         // A set flag stops it before any work.
         let stop = AtomicBool::new(true);
         assert_eq!(nth(20, 1_000_000, Some(2), &stop), Err(Error::Cancelled));
-        assert_eq!(Index::build(12, Some(2), &stop).err(), Some(Error::Cancelled));
+        assert_eq!(
+            Index::build(12, Some(2), &stop).err(),
+            Some(Error::Cancelled)
+        );
     }
 
     #[test]
