@@ -71,7 +71,7 @@ async fn run_job(
     client: &str,
     kind: Option<Kind>,
     opening: Option<Value>,
-    ticking: impl Fn(f64) -> Value + Send + 'static,
+    ticking: impl Fn(f64) -> Value + Send + Sync + 'static,
     work: impl FnOnce(&Flag, &mpsc::UnboundedSender<Report>) + Send + 'static,
 ) -> Result<Response, ApiError> {
     let work_to_do = state.jobs.begin(client, kind).await?;
@@ -84,10 +84,11 @@ async fn run_job(
     });
     let started = Instant::now();
     let opening = stream::iter(opening.map(|value| line(&value)));
+    let ticking = Arc::new(ticking);
     let body = stream::unfold(
         (receive, guard, false),
         move |(mut receive, guard, ended)| {
-            let tick = ticking(started.elapsed().as_secs_f64());
+            let ticking = ticking.clone();
             async move {
                 if ended {
                     return None;
@@ -99,7 +100,8 @@ async fn run_job(
                         // The thread ended without a word: only a cancelled job does.
                         None => (json!({ "event": "cancelled", "reason": guard.0.reason() }), true),
                     },
-                    _ = tokio::time::sleep(TICK) => (tick, false),
+                    // The tick says how things stand when it is sent, not when it was armed.
+                    _ = tokio::time::sleep(TICK) => (ticking(started.elapsed().as_secs_f64()), false),
                 };
                 Some((line(&value), (receive, guard, ended)))
             }

@@ -540,7 +540,11 @@ async function askCompletions(count) {
   const play = state.play;
   const controller = new AbortController();
   play.controller = controller;
-  play.first = null;
+  // The button counts the same placement: its first completion stays known meanwhile.
+  if (!count) {
+    play.first = null;
+    $("play-complete").disabled = true;
+  }
   const rows = play.rows.slice();
   const queens = rows.filter((c) => c !== null).length;
   const free = state.n - queens;
@@ -550,7 +554,6 @@ async function askCompletions(count) {
   const detail = $("play-detail");
   delete status.dataset.completions;
   status.dataset.state = counting ? "counting" : "first";
-  $("play-complete").disabled = true;
   $("play-count-start").hidden = true;
   say(status, counting ? "Counting the completions…" : "Looking for a completion…");
   detail.textContent = "";
