@@ -66,6 +66,44 @@ fn wait_for_jobs(server: &Server, jobs: u64) {
     }
 }
 
+/// The lines of a stream still to come.
+type Stream = std::io::Lines<BufReader<ureq::BodyReader<'static>>>;
+
+/// Starts a live count of n as `client` and waits until it runs: the lines after its first.
+fn running_count(server: &Server, n: u32, client: &str) -> Stream {
+    let response = agent()
+        .get(&server.at(&format!("api/count?n={n}")))
+        .header("x-client", client)
+        .call()
+        .unwrap();
+    let mut reader = BufReader::new(response.into_body().into_reader()).lines();
+    assert!(reader.next().unwrap().unwrap().contains("progress"));
+    wait_for_jobs(server, 1);
+    reader
+}
+
+/// Cancels `client`'s job of `kind` (all its jobs without one): whether it had one.
+fn cancel(server: &Server, client: &str, kind: Option<&str>) -> bool {
+    let path = kind.map_or("api/cancel".to_owned(), |k| format!("api/cancel?kind={k}"));
+    let mut response = agent()
+        .post(&server.at(&path))
+        .header("x-client", client)
+        .send("")
+        .unwrap();
+    let body: Value = response.body_mut().read_json().unwrap();
+    body["cancelled"].as_bool().unwrap()
+}
+
+/// The rest of a stream, which must end in `cancelled` for `reason`.
+fn assert_cancelled(rest: Stream, reason: &str) {
+    let rest: Vec<Value> = rest
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect();
+    let last = rest.last().unwrap();
+    assert_eq!(last["event"], "cancelled", "{rest:?}");
+    assert_eq!(last["reason"], reason, "{rest:?}");
+}
+
 #[test]
 fn sizes_give_the_known_table_and_the_limits() {
     let server = Server::start();
@@ -359,26 +397,10 @@ fn the_live_count_used_the_search_not_counts_engine() {
 #[test]
 fn cancelling_or_leaving_stops_the_work() {
     let server = Server::start();
-    // A count of 20 rows takes minutes: cancelled by the client, it ends at once.
-    let response = agent()
-        .get(&server.at("api/count?n=20"))
-        .header("x-client", "c")
-        .call()
-        .unwrap();
-    let mut reader = BufReader::new(response.into_body().into_reader()).lines();
-    assert!(reader.next().unwrap().unwrap().contains("progress"));
-    wait_for_jobs(&server, 1);
-    let mut cancel = agent()
-        .post(&server.at("api/cancel"))
-        .header("x-client", "c")
-        .send("")
-        .unwrap();
-    assert_eq!(
-        cancel.body_mut().read_json::<Value>().unwrap()["cancelled"],
-        true
-    );
-    let rest: Vec<String> = reader.map(Result::unwrap).collect();
-    assert!(rest.last().unwrap().contains("cancelled"), "{rest:?}");
+    // A count of 20 rows takes a minute: cancelled by the client, it ends at once.
+    let reader = running_count(&server, 20, "c");
+    assert!(cancel(&server, "c", None));
+    assert_cancelled(reader, "cancelled");
     wait_for_jobs(&server, 0);
 
     // The completions of an empty 32 x 32 board would take ages: the client goes away.
@@ -410,10 +432,7 @@ fn one_job_per_client_and_a_limit_for_all() {
     let mut first = BufReader::new(first.into_body().into_reader()).lines();
     first.next().unwrap().unwrap();
     let second = completions(&server, "same", &endless);
-    let rest: Vec<String> = first.map(Result::unwrap).collect();
-    let last: Value = serde_json::from_str(rest.last().unwrap()).unwrap();
-    assert_eq!(last["event"], "cancelled", "{rest:?}");
-    assert_eq!(last["reason"], "replaced");
+    assert_cancelled(first, "replaced");
     wait_for_jobs(&server, 1);
     let (_, status) = get(&server, "api/status");
     assert_eq!(status["running"][0]["kind"], "completions", "{status}");
@@ -483,9 +502,7 @@ fn the_page_and_its_files_are_served() {
 fn ctrl_c_stops_the_server_cleanly() {
     let server = Server::start();
     // Even with a job running.
-    let response = agent().get(&server.at("api/count?n=20")).call().unwrap();
-    let mut reader = BufReader::new(response.into_body().into_reader()).lines();
-    reader.next().unwrap().unwrap();
+    let _reader = running_count(&server, 20, "c");
     let started = Instant::now();
     let (status, stderr) = server.interrupt();
     assert!(status.success(), "{status:?} {stderr}");
@@ -590,18 +607,8 @@ fn a_far_solution_was_neither_a_job_nor_cancellable() {
     let (_, status) = get(&server, "api/status");
     assert_eq!(status["running"][0]["kind"], "solution", "{status}");
     // Another kind's cancel leaves it running.
-    let cancel = |kind: &str| {
-        let (_, _, body) = ask(
-            &server,
-            "POST",
-            &format!("api/cancel?kind={kind}"),
-            &[("x-client", "s")],
-            Some(""),
-        );
-        body["cancelled"].clone()
-    };
-    assert_eq!(cancel("count"), false);
-    assert_eq!(cancel("solution"), true);
+    assert!(!cancel(&server, "s", Some("count")));
+    assert!(cancel(&server, "s", Some("solution")));
     let (status, body) = seeking.join().unwrap();
     assert_eq!(status, 409, "{body}");
     assert!(
@@ -619,14 +626,7 @@ fn heavy_requests_ran_outside_the_job_limits() {
     let server = Server::start();
     // A client's live count runs; its light work (a completion on 8 rows) neither waits for
     // a slot nor stops the count.
-    let count = agent()
-        .get(&server.at("api/count?n=21"))
-        .header("x-client", "c")
-        .call()
-        .unwrap();
-    let mut count = BufReader::new(count.into_body().into_reader()).lines();
-    count.next().unwrap().unwrap();
-    wait_for_jobs(&server, 1);
+    let count = running_count(&server, 21, "c");
     let light = lines(completions(
         &server,
         "c",
@@ -650,20 +650,8 @@ fn heavy_requests_ran_outside_the_job_limits() {
     // The count went on through all of it.
     let (_, status) = get(&server, "api/status");
     assert_eq!(status["running"][0]["kind"], "count", "{status}");
-    let mut cancel = agent()
-        .post(&server.at("api/cancel"))
-        .header("x-client", "c")
-        .send("")
-        .unwrap();
-    assert_eq!(
-        cancel.body_mut().read_json::<Value>().unwrap()["cancelled"],
-        true
-    );
-    let rest: Vec<Value> = count
-        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
-        .collect();
-    assert_eq!(rest.last().unwrap()["event"], "cancelled", "{rest:?}");
-    assert_eq!(rest.last().unwrap()["reason"], "cancelled");
+    assert!(cancel(&server, "c", None));
+    assert_cancelled(count, "cancelled");
     wait_for_jobs(&server, 0);
 }
 

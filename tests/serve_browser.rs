@@ -197,6 +197,20 @@ impl Browser {
         }
     }
 
+    /// Waits until the browse view shows solution k.
+    fn wait_k(&self, k: &str) {
+        self.wait(&format!(
+            "document.querySelector('#browse').dataset.k === '{k}'"
+        ));
+    }
+
+    /// Waits until the browse view is in `state` (shown, working, message).
+    fn wait_state(&self, state: &str) {
+        self.wait(&format!(
+            "document.querySelector('#browse').dataset.state === '{state}'"
+        ));
+    }
+
     fn element(&self, css: &str) -> String {
         let found = self.call(
             "POST",
@@ -360,21 +374,21 @@ fn the_page_in_a_real_browser() {
 
     // Browse: the first solution of 8, then next by mouse and by keyboard.
     browser.open(&server.at("?n=8&k=0"));
-    browser.wait("document.querySelector('#browse').dataset.k === '0'");
+    browser.wait_k("0");
     assert_eq!(browser.data("#browse-board", "columns"), "0 4 7 5 2 6 1 3");
     assert_eq!(browser.data("#browse-board", "n"), "8");
     assert_eq!(browser.data("#browse", "state"), "shown");
     browser.screenshot("browse");
     browser.click("#browse-next");
-    browser.wait("document.querySelector('#browse').dataset.k === '1'");
+    browser.wait_k("1");
     assert_eq!(browser.data("#browse-board", "columns"), nth_solution(8, 1));
     browser.js("document.getElementById('browse-next').focus();");
     browser.keys(&["\u{E007}"]);
-    browser.wait("document.querySelector('#browse').dataset.k === '2'");
+    browser.wait_k("2");
     assert_eq!(browser.data("#browse-board", "columns"), nth_solution(8, 2));
     // A deep link, and the unique-only mode.
     browser.open(&server.at("?n=8&k=5"));
-    browser.wait("document.querySelector('#browse').dataset.k === '5'");
+    browser.wait_k("5");
     assert_eq!(browser.data("#browse-board", "columns"), nth_solution(8, 5));
     assert!(browser.text("#browse-class-text").contains("eight boards"));
     assert_eq!(
@@ -552,12 +566,12 @@ fn browse_far_k_showed_the_old_board_with_no_sign_of_work() {
         return;
     };
     browser.open(&server.at("?n=32&k=0"));
-    browser.wait("document.querySelector('#browse').dataset.k === '0'");
+    browser.wait_k("0");
     let first = browser.data("#browse-board", "columns");
     browser.js("document.getElementById('browse-k').value = '1000000';");
     browser.click("#browse-jump");
     let asked = Instant::now();
-    browser.wait("document.querySelector('#browse').dataset.state === 'working'");
+    browser.wait_state("working");
     assert!(
         asked.elapsed() < Duration::from_secs(2),
         "{:?}",
@@ -577,7 +591,7 @@ fn browse_far_k_showed_the_old_board_with_no_sign_of_work() {
     assert_eq!(running["running"][0]["kind"], "solution");
     browser.screenshot("browse-working");
     browser.click("#browse-cancel");
-    browser.wait("document.querySelector('#browse').dataset.state === 'shown'");
+    browser.wait_state("shown");
     assert_eq!(browser.data("#browse", "k"), "0");
     assert_eq!(browser.data("#browse-board", "columns"), first);
     assert!(browser.text("#browse-note").contains("Stopped"));
@@ -603,9 +617,9 @@ fn urls_the_page_wrote_did_not_reopen() {
         url
     };
     browser.open(&server.at("?n=17&k=10000"));
-    browser.wait("document.querySelector('#browse').dataset.k === '10000'");
+    browser.wait_k("10000");
     browser.click("#browse-next");
-    browser.wait("document.querySelector('#browse').dataset.k === '10001'");
+    browser.wait_k("10001");
     let columns = browser.data("#browse-board", "columns");
     assert_eq!(columns, nth_solution(17, 10001));
     let url = reopened("document.querySelector('#browse').dataset.k === '10001'");
@@ -613,7 +627,7 @@ fn urls_the_page_wrote_did_not_reopen() {
     assert_eq!(browser.data("#browse-board", "columns"), columns);
     // The unique-only mode.
     browser.open(&server.at("?n=8&k=0"));
-    browser.wait("document.querySelector('#browse').dataset.k === '0'");
+    browser.wait_k("0");
     browser.click("#browse-unique");
     browser.click("#browse-next");
     browser.wait("document.querySelector('#browse').dataset.k !== '0' && document.querySelector('#browse').dataset.state === 'shown'");
@@ -639,7 +653,7 @@ fn urls_the_page_wrote_did_not_reopen() {
     reopened("document.getElementById('large-board').dataset.n === '500'");
     // A link past the last solution keeps its k: reopened, it says the same.
     browser.open(&server.at("?n=8&k=92"));
-    browser.wait("document.querySelector('#browse').dataset.state === 'message'");
+    browser.wait_state("message");
     let url = reopened("document.querySelector('#browse').dataset.state === 'message'");
     assert!(url.ends_with("?n=8&k=92"), "{url}");
 }
@@ -657,7 +671,7 @@ fn bad_deep_links_drew_an_empty_frame() {
         )) == json!(true)
     };
     browser.open(&server.at("?n=8&k=92"));
-    browser.wait("document.querySelector('#browse').dataset.state === 'message'");
+    browser.wait_state("message");
     assert!(
         browser
             .text("#browse-message")
@@ -669,7 +683,7 @@ fn bad_deep_links_drew_an_empty_frame() {
     assert!(shown("browse-message"));
     browser.screenshot("browse-past-the-end");
     browser.open(&server.at("?n=3"));
-    browser.wait("document.querySelector('#browse').dataset.state === 'message'");
+    browser.wait_state("message");
     assert!(
         browser
             .text("#browse-message")
@@ -693,7 +707,7 @@ fn bad_deep_links_drew_an_empty_frame() {
         let notice = browser.text("#notice");
         assert!(notice.contains(words), "{query}: {notice}");
         if query == "?n=33&k=0" {
-            browser.wait("document.querySelector('#browse').dataset.k === '0'");
+            browser.wait_k("0");
             browser.screenshot("notice-n-33");
         }
     }
@@ -782,13 +796,13 @@ fn wording_said_solution_1_of_the_solutions() {
         return;
     };
     browser.open(&server.at("?n=8&k=0"));
-    browser.wait("document.querySelector('#browse').dataset.k === '0'");
+    browser.wait_k("0");
     assert_eq!(
         browser.text("#browse-title"),
         "Solution 1 of 92, n = 8 (k = 0)"
     );
     browser.open(&server.at("?n=32&k=0"));
-    browser.wait("document.querySelector('#browse').dataset.k === '0'");
+    browser.wait_k("0");
     assert_eq!(browser.text("#browse-title"), "Solution 1, n = 32 (k = 0)");
     browser.open(&server.at("?view=large&large=1"));
     browser.wait("document.getElementById('large-board').dataset.n === '1'");
