@@ -247,7 +247,9 @@ function renderSizes() {
     const tr = document.createElement("tr");
     tr.dataset.n = String(size.n);
     tr.tabIndex = 0;
-    tr.innerHTML = `<td>${size.n}</td><td>${size.total === null ? "—" : fmt(size.total)}</td><td>${size.unique === null ? "—" : fmt(size.unique)}</td>`;
+    // A figure too wide for a narrow screen breaks after one of its commas.
+    const cell = (count) => (count === null ? "—" : fmt(count).replace(/,/g, ",<wbr>"));
+    tr.innerHTML = `<td>${size.n}</td><td>${cell(size.total)}</td><td>${cell(size.unique)}</td>`;
     tr.addEventListener("click", () => setN(size.n));
     tr.addEventListener("keydown", (e) => {
       if (e.key === "Enter" || e.key === " ") {
@@ -915,10 +917,9 @@ async function start() {
   renderSizes();
   const params = new URLSearchParams(location.search);
   const notes = [];
-  const view = params.get("view");
-  state.view = "browse";
-  if (VIEWS.includes(view)) state.view = view;
-  else if (view !== null) notes.push(`There is no view “${view}”: showing Browse.`);
+  const asked = params.get("view");
+  const view = VIEWS.includes(asked) ? asked : "browse";
+  if (asked !== null && view !== asked) notes.push(`There is no view “${asked}”: showing Browse.`);
   const { n, note } = readN(params.get("n") ?? String(DEFAULT_N));
   if (note) notes.push(note);
   let queens = null;
@@ -929,11 +930,13 @@ async function start() {
   }
   if (params.has("large")) $("large-n").value = params.get("large");
   $("browse-unique").checked = params.get("unique") === "1";
+  // The size first, in the default view (which loads nothing yet), then the view asked for,
+  // which loads what it shows once.
   state.n = 0; // so that setN sees a change
   setN(String(n), { keepBrowse: true, keepNotice: true, queens });
   notice(notes.join(" ") || null);
-  const deep = params.has("k") && state.view === "browse";
-  showView(state.view, { noLoad: deep });
+  const deep = params.has("k") && view === "browse";
+  showView(view, { noLoad: deep });
   if (deep) await browseTo(params.get("k"));
   document.body.dataset.ready = "true";
 }
