@@ -6,12 +6,14 @@
 //! solution stream splits the board into (`split::Prefixes`), each with its number of
 //! completions. Those counts say which placement holds solution k, and only that placement's
 //! completions are then listed. The mirror image (column c to n-1-c) reverses the order of
-//! the placements, so only the first half is counted. On 16 rows the index takes a fraction
-//! of a second; beyond, counting becomes long, and [`step`] walks from a solution to the next
-//! by the search itself, on any board up to 32 rows.
+//! the placements, so only the first half is counted. On 16 rows the index takes a second or
+//! two of CPU time; beyond, [`nth`] counts the placements in order only until it passes k
+//! (on a known board from whichever end is nearer), and [`step`] walks from a solution to
+//! the next by the search itself, on any board up to 32 rows.
 
 use crate::error::Error;
 use crate::explore::partial;
+use crate::known;
 use crate::run::driver;
 use crate::search::kernel::{self, Subboard};
 use crate::search::split::Prefixes;
@@ -22,6 +24,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 /// How many rows the placements of an index hold: on 16 rows about 20,000 placements of a
 /// few hundred completions each, so listing one is instant.
 const INDEX_DEPTH: u32 = 4;
+/// The most rows [`nth`] leaves to one search between two looks at its cancel flag: a few
+/// milliseconds.
+const SEEK_FREE_ROWS: u32 = 13;
+/// The most placements [`nth`] counts in one batch.
+const SEEK_BATCH: usize = 4096;
 
 /// The per-placement counts of the solutions of one board, for finding solution k at once.
 ///
@@ -46,6 +53,12 @@ impl Index {
     /// Counts the completions of each placement of the n x n board's first rows, on
     /// `threads` worker threads (`None`: one per core).
     pub fn new(n: u32, threads: Option<usize>) -> Result<Index, Error> {
+        Index::build(n, threads, &AtomicBool::new(false))
+    }
+
+    /// [`Index::new`], stopped with [`Error::Cancelled`] when `cancel` is set (it is read
+    /// between placements, each a few milliseconds of search).
+    pub fn build(n: u32, threads: Option<usize>, cancel: &AtomicBool) -> Result<Index, Error> {
         Error::check_board_size(n)?;
         let threads = driver::resolve_threads(threads)?;
         let depth = n.min(INDEX_DEPTH);
@@ -53,12 +66,7 @@ impl Index {
         let len = prefixes.len();
         // Placement len-1-i is the mirror image of placement i, with as many completions.
         let half = len.div_ceil(2);
-        let counts = driver::run(
-            threads,
-            half,
-            |i| u128::from(kernel::count(prefixes[i].1)),
-            |_, _| {},
-        )?;
+        let counts = count_placements(threads, &prefixes[..half], cancel)?;
         let mut ends = Vec::with_capacity(len);
         let mut sum = 0;
         for i in 0..len {
@@ -90,18 +98,8 @@ impl Index {
         }
         let task = self.ends.partition_point(|&end| end <= k);
         let before = task.checked_sub(1).map_or(0, |t| self.ends[t]);
-        let mut skip = k - before;
         let (prefix, board) = &self.prefixes[task];
-        let mut found = None;
-        kernel::visit(*board, prefix, &mut |columns| {
-            if skip == 0 {
-                found = Some(columns.iter().map(|&c| u32::from(c)).collect());
-                return false;
-            }
-            skip -= 1;
-            true
-        });
-        found
+        completion(prefix, *board, k - before)
     }
 
     /// The position of a solution of this board in lexicographic order, or `None` when
@@ -132,6 +130,110 @@ impl Index {
             !found
         });
         found.then_some(position)
+    }
+}
+
+/// The completions of each placement, in their order, on `threads` threads; `cancel` is read
+/// before each.
+fn count_placements(
+    threads: usize,
+    placements: &[(Vec<u8>, Subboard)],
+    cancel: &AtomicBool,
+) -> Result<Vec<u128>, Error> {
+    let cancelled = || cancel.load(Ordering::Relaxed);
+    let counts = driver::run(
+        threads,
+        placements.len(),
+        |i| {
+            if cancelled() {
+                0
+            } else {
+                u128::from(kernel::count(placements[i].1))
+            }
+        },
+        |_, _| {},
+    )?;
+    if cancelled() {
+        return Err(Error::Cancelled);
+    }
+    Ok(counts)
+}
+
+/// Completion `skip` (from 0, in lexicographic order) of the placement `prefix`, whose board
+/// is `board`.
+fn completion(prefix: &[u8], board: Subboard, mut skip: u128) -> Option<Vec<u32>> {
+    let mut found = None;
+    kernel::visit(board, prefix, &mut |columns| {
+        if skip == 0 {
+            found = Some(columns.iter().map(|&c| u32::from(c)).collect());
+            return false;
+        }
+        skip -= 1;
+        true
+    });
+    found
+}
+
+/// The mirror image of a board: column c becomes n-1-c. It reverses the lexicographic order.
+fn mirror(columns: &[u32]) -> Vec<u32> {
+    let n = columns.len() as u32;
+    columns.iter().map(|&c| n - 1 - c).collect()
+}
+
+/// Solution k (from 0) of the n x n board in lexicographic order, without an [`Index`]: the
+/// placements of the first rows are counted in order, on `threads` threads (`None`: one per
+/// core), only until they pass k, and the completions of the one that holds k are then
+/// listed. Where the total is known (n up to 27) and k lies in the second half, solution k is
+/// the mirror image of solution total-1-k, so at most half the board is searched. `None` when
+/// there are k or fewer solutions. `cancel` is read between placements, every few
+/// milliseconds of search however far apart the solutions lie ([`Error::Cancelled`]).
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+/// let go = AtomicBool::new(false);
+/// let seventh = nqueens::browse::nth(8, 7, None, &go)?;
+/// assert_eq!(seventh, Some(vec![1, 5, 0, 6, 3, 7, 2, 4]));
+/// assert_eq!(nqueens::browse::nth(8, 92, None, &go)?, None);
+/// # Ok::<(), nqueens::Error>(())
+/// ```
+pub fn nth(
+    n: u32,
+    k: u128,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+) -> Result<Option<Vec<u32>>, Error> {
+    Error::check_board_size(n)?;
+    let threads = driver::resolve_threads(threads)?;
+    if let Some(total) = known::total(n) {
+        if k >= total {
+            return Ok(None);
+        }
+        let from_end = total - 1 - k;
+        if from_end < k {
+            return Ok(nth(n, from_end, Some(threads), cancel)?.map(|c| mirror(&c)));
+        }
+    }
+    // Placements deep enough that the search below one takes milliseconds: the flag is read
+    // between them, and a search that finds no solution for a long while still hears it.
+    let depth = n.saturating_sub(SEEK_FREE_ROWS).max(n.min(INDEX_DEPTH));
+    let mut placements = Prefixes::new(n, depth, false);
+    let mut before = 0u128;
+    // A few placements per thread first, then twice as many each time: a small k costs a
+    // few searches, a large one batches that keep every thread busy.
+    let mut batch = 2 * threads;
+    loop {
+        let chunk: Vec<(Vec<u8>, Subboard)> = placements.by_ref().take(batch).collect();
+        if chunk.is_empty() {
+            return Ok(None);
+        }
+        let counts = count_placements(threads, &chunk, cancel)?;
+        for ((prefix, board), count) in chunk.iter().zip(counts) {
+            if k - before < count {
+                return Ok(completion(prefix, *board, k - before));
+            }
+            before += count;
+        }
+        batch = (batch * 2).min(SEEK_BATCH);
     }
 }
 
@@ -189,7 +291,6 @@ pub fn step(
     }
     // The mirror image reverses the order: the previous solution is the mirror image of the
     // next one after the mirror image.
-    let mirror = |c: &[u32]| -> Vec<u32> { c.iter().map(|&c| n - 1 - c).collect() };
     let mut at = match direction {
         Direction::Next => columns.to_vec(),
         Direction::Previous => mirror(columns),
@@ -234,21 +335,6 @@ fn next_after(columns: &[u32], cancel: &AtomicBool) -> Result<Option<Vec<u32>>, 
         }
     }
     Ok(None)
-}
-
-/// Solution k (from 0) of the n x n board by stepping from the first: for boards too large for
-/// an [`Index`], and small k. `None` when there are k or fewer solutions.
-pub fn nth_by_stepping(n: u32, k: u128, cancel: &AtomicBool) -> Result<Option<Vec<u32>>, Error> {
-    let Some(mut at) = first(n)? else {
-        return Ok(None);
-    };
-    for _ in 0..k {
-        match step(&at, Direction::Next, false, cancel)? {
-            Some(next) => at = next.columns,
-            None => return Ok(None),
-        }
-    }
-    Ok(Some(at))
 }
 
 /// A solution's class: the distinct boards the eight symmetries of the square make of it.
@@ -344,6 +430,38 @@ mod tests {
     }
 
     #[test]
+    fn nth_gives_every_solution_of_small_boards_in_order() {
+        let go = AtomicBool::new(false);
+        for n in 1..=9 {
+            let listed = all(n);
+            for (k, solution) in listed.iter().enumerate() {
+                assert_eq!(
+                    nth(n, k as u128, Some(2), &go).unwrap().as_ref(),
+                    Some(solution)
+                );
+            }
+            assert_eq!(nth(n, listed.len() as u128, Some(2), &go).unwrap(), None);
+        }
+        // A set flag stops it before any work.
+        let stop = AtomicBool::new(true);
+        assert_eq!(nth(20, 1_000_000, Some(2), &stop), Err(Error::Cancelled));
+        assert_eq!(
+            Index::build(12, Some(2), &stop).err(),
+            Some(Error::Cancelled)
+        );
+    }
+
+    #[test]
+    fn nth_hears_its_flag_where_solutions_are_far_apart() {
+        // The first solutions of 32 rows lie seconds of search apart: the flag is still read
+        // every few milliseconds.
+        let stopped = crate::explore::testing::stopped_after_200ms(3, |cancel| {
+            nth(32, 1_000_000, Some(2), cancel)
+        });
+        assert_eq!(stopped, Err(Error::Cancelled));
+    }
+
+    #[test]
     fn positions_of_non_solutions_are_none() {
         let index = Index::new(6, None).unwrap();
         assert_eq!(index.position(&[0, 1, 2, 3, 4, 5]), None);
@@ -399,12 +517,14 @@ mod tests {
     fn stepping_far_boards_and_the_nth_solution() {
         let go = AtomicBool::new(false);
         let index = Index::new(12, None).unwrap();
-        for k in [0, 1, 17, 250] {
-            assert_eq!(nth_by_stepping(12, k, &go).unwrap(), index.solution(k));
+        for k in [0, 1, 17, 250, 7_099, 7_100, 14_199] {
+            assert_eq!(nth(12, k, Some(2), &go).unwrap(), index.solution(k));
         }
-        assert_eq!(nth_by_stepping(3, 0, &go).unwrap(), None);
-        assert_eq!(nth_by_stepping(4, 2, &go).unwrap(), None);
-        // 32 rows: the first solutions, in order, each a solution.
+        assert_eq!(nth(12, 14_200, Some(2), &go).unwrap(), None);
+        assert_eq!(nth(3, 0, Some(2), &go).unwrap(), None);
+        assert_eq!(nth(4, 2, Some(2), &go).unwrap(), None);
+        // 32 rows: the first solutions, in order, each a solution, the same by stepping and
+        // by counting.
         let mut at = first_of(32).unwrap();
         for _ in 0..5 {
             let next = step(&at, Direction::Next, false, &go).unwrap().unwrap();
@@ -412,6 +532,7 @@ mod tests {
             assert_eq!(check_columns(&next.columns), Ok(()));
             at = next.columns;
         }
+        assert_eq!(nth(32, 5, Some(2), &go).unwrap(), Some(at));
         assert!(matches!(
             step(&[0, 4], Direction::Next, false, &go),
             Err(Error::Placement(_))

@@ -1,14 +1,28 @@
 //! What the serve tests share: a real `nqueens serve` on a free loopback port, and an HTTP
-//! client that returns error statuses instead of failing on them.
+//! client that returns error statuses instead of failing on them. Nothing here can hang a
+//! test: every HTTP call has a deadline, the server's start and stop are waited for within
+//! a bound, and a server still running after [`SERVER_LIFETIME`] is killed.
 
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
-/// A running `nqueens serve`, killed when dropped.
+/// The longest any HTTP call of a test (its whole body read included) may take.
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(120);
+/// The longest a server may live: a test still running then has hung.
+pub const SERVER_LIFETIME: Duration = Duration::from_secs(600);
+/// The longest the server may take to print its address, or to stop on Ctrl-C.
+const START_OR_STOP: Duration = Duration::from_secs(30);
+
+/// A running `nqueens serve`, killed when dropped (or when it has lived too long).
 pub struct Server {
-    child: Option<Child>,
+    child: Arc<Mutex<Option<Child>>>,
+    /// Dropped with the server: tells the watchdog to stand down.
+    _alive: mpsc::Sender<()>,
     /// `http://127.0.0.1:PORT/`, from the first line of its stdout.
     pub url: String,
 }
@@ -23,19 +37,43 @@ impl Server {
             .stderr(Stdio::piped())
             .spawn()
             .expect("nqueens serve starts");
-        let mut first = String::new();
-        BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut first)
-            .unwrap();
-        let url = first.trim().to_owned();
+        let stdout = child.stdout.take().unwrap();
+        let child = Arc::new(Mutex::new(Some(child)));
+        let (alive, watched) = mpsc::channel::<()>();
+        {
+            let child = child.clone();
+            std::thread::spawn(move || {
+                // Only a server that outlives its time is killed; a dropped one is gone.
+                if watched.recv_timeout(SERVER_LIFETIME) == Err(mpsc::RecvTimeoutError::Timeout)
+                    && let Some(child) = child.lock().unwrap().as_mut()
+                {
+                    let _ = child.kill();
+                }
+            });
+        }
+        // Made before the wait for its address, so that a failed wait kills it too.
+        let mut server = Server {
+            child,
+            _alive: alive,
+            url: String::new(),
+        };
+        let (sent, first) = mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stdout).read_line(&mut line);
+            let _ = sent.send(line);
+        });
+        let url = first
+            .recv_timeout(START_OR_STOP)
+            .expect("the server prints its address in time")
+            .trim()
+            .to_owned();
         assert!(
             url.starts_with("http://127.0.0.1:") && url.ends_with('/'),
             "first line: {url:?}"
         );
-        Server {
-            child: Some(child),
-            url,
-        }
+        server.url = url;
+        server
     }
 
     /// The address of `path` (no leading slash).
@@ -43,15 +81,26 @@ impl Server {
         format!("{}{path}", self.url)
     }
 
-    /// Sends SIGINT (what Ctrl-C sends) and waits: the exit status and stderr.
-    pub fn interrupt(mut self) -> (ExitStatus, String) {
-        let mut child = self.child.take().unwrap();
+    /// Sends SIGINT (what Ctrl-C sends) and waits, within a bound: the exit status and stderr.
+    pub fn interrupt(self) -> (ExitStatus, String) {
+        let mut child = self.child.lock().unwrap().take().unwrap();
         let status = Command::new("kill")
             .args(["-INT", &child.id().to_string()])
             .status()
             .unwrap();
         assert!(status.success());
-        let exit = child.wait().unwrap();
+        let started = Instant::now();
+        let exit = loop {
+            if let Some(exit) = child.try_wait().unwrap() {
+                break exit;
+            }
+            if started.elapsed() > START_OR_STOP {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("the server did not stop within {START_OR_STOP:?} of Ctrl-C");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
         let mut stderr = String::new();
         child
             .stderr
@@ -65,17 +114,24 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        if let Some(child) = &mut self.child {
+        if let Some(child) = self
+            .child
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_mut()
+        {
             let _ = child.kill();
             let _ = child.wait();
         }
     }
 }
 
-/// An HTTP client for the tests: statuses are answers, not errors.
+/// An HTTP client for the tests: statuses are answers, not errors, and no call takes longer
+/// than [`CALL_TIMEOUT`], its body included.
 pub fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
+        .timeout_global(Some(CALL_TIMEOUT))
         .build()
         .into()
 }

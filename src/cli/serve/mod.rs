@@ -15,8 +15,10 @@ use super::config::ServeConfig;
 use super::exit::ExitCode;
 use anyhow::{Context, Result};
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::body::Body;
+use axum::extract::{DefaultBodyLimit, Request};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
+use axum::middleware::{Next, from_fn};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use jobs::Jobs;
@@ -129,9 +131,11 @@ async fn serve(config: &ServeConfig) -> Result<ExitCode> {
     Ok(ExitCode::Success)
 }
 
-/// The routes: the page's files and the API.
+/// The routes: the page's files and the API. Every error the API answers is JSON, whatever
+/// produced it (a wrong method, a body too large); the API refuses requests from pages of
+/// other origins.
 fn router(state: Shared) -> Router {
-    Router::new()
+    let routes = Router::new()
         .route("/api/sizes", get(api::sizes))
         .route("/api/solution", get(api::solution))
         .route("/api/step", get(api::step))
@@ -143,7 +147,90 @@ fn router(state: Shared) -> Router {
         .route("/api/trace", get(streams::trace))
         .fallback(asset)
         .layer(DefaultBodyLimit::max(streams::MAX_BODY))
-        .with_state(state)
+        .layer(from_fn(same_origin_only))
+        .with_state(state);
+    // Around the routes as a whole, so that it sees the `Allow` header axum adds to a 405
+    // after the route's own layers.
+    Router::new()
+        .fallback_service(routes)
+        .layer(from_fn(json_errors))
+}
+
+/// Refuses API requests that a page of another origin sent from the user's browser: any
+/// `Origin` but this server's own, and any `Sec-Fetch-Site` but `same-origin` and `none`
+/// (typed in the address bar). A form or a `text/plain` fetch from another site needs no
+/// permission from this server to be sent, so without this check any page could start
+/// heavy work here. Requests without either header (scripts, curl) are not from a page.
+async fn same_origin_only(request: Request, next: Next) -> Response {
+    if request.uri().path().starts_with("/api/")
+        && let Some(refusal) = foreign(request.headers())
+    {
+        return params::ApiError(StatusCode::FORBIDDEN, refusal).into_response();
+    }
+    next.run(request).await
+}
+
+/// Why the request comes from a page of another origin, if it does.
+fn foreign(headers: &HeaderMap) -> Option<String> {
+    let text = |name| {
+        headers
+            .get(name)
+            .map(|v: &HeaderValue| v.to_str().unwrap_or("(not text)"))
+    };
+    if let Some(site) = text("sec-fetch-site")
+        && !matches!(site, "same-origin" | "none")
+    {
+        return Some(format!(
+            "this server answers its own page only, not requests from other sites (Sec-Fetch-Site: {site})"
+        ));
+    }
+    let own = format!("http://{}", text("host").unwrap_or(""));
+    match text("origin") {
+        Some(origin) if !origin.eq_ignore_ascii_case(&own) => Some(format!(
+            "this server answers its own page only ({own}), not requests from {origin}"
+        )),
+        _ => None,
+    }
+}
+
+/// Turns every error answer that is not JSON yet (a 405 for a wrong method, a 413, axum's own
+/// rejections) into `{"error": "..."}` with the same status and headers (`Allow` included).
+async fn json_errors(request: Request, next: Next) -> Response {
+    let method = request.method().clone();
+    let path = request.uri().path().to_owned();
+    let response = next.run(request).await;
+    let status = response.status();
+    let json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let text = axum::body::to_bytes(body, streams::MAX_BODY)
+        .await
+        .map(|b| String::from_utf8_lossy(&b).trim().to_owned())
+        .unwrap_or_default();
+    let message = if status == StatusCode::METHOD_NOT_ALLOWED {
+        let allowed = parts
+            .headers
+            .get(header::ALLOW)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("another method");
+        format!("{method} is not allowed on {path}: use {allowed}")
+    } else if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_owned()
+    } else {
+        text
+    };
+    parts.headers.remove(header::CONTENT_LENGTH);
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    let body = serde_json::json!({ "error": message }).to_string();
+    Response::from_parts(parts, Body::from(body))
 }
 
 /// Refuses requests whose `Host` is not a loopback name: a page elsewhere whose name was
@@ -179,9 +266,17 @@ async fn loopback_host_only(
     }
 }
 
-/// The page's files by path; a JSON 404 for anything else.
-async fn asset(uri: Uri) -> Response {
-    match ASSETS.iter().find(|(path, _, _)| *path == uri.path()) {
+/// The page's files by path (GET and HEAD); a JSON 404 for anything else.
+async fn asset(method: Method, uri: Uri) -> Response {
+    let found = ASSETS.iter().find(|(path, _, _)| *path == uri.path());
+    if found.is_some() && method != Method::GET && method != Method::HEAD {
+        return (
+            StatusCode::METHOD_NOT_ALLOWED,
+            [(header::ALLOW, HeaderValue::from_static("GET,HEAD"))],
+        )
+            .into_response();
+    }
+    match found {
         Some((_, kind, body)) => (
             [
                 (header::CONTENT_TYPE, HeaderValue::from_static(kind)),

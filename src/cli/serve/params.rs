@@ -2,6 +2,8 @@
 //! 4xx answer with a one-line JSON error, never a panic.
 
 use axum::Json;
+use axum::extract::Query;
+use axum::extract::rejection::QueryRejection;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
@@ -24,6 +26,18 @@ impl IntoResponse for ApiError {
     }
 }
 
+impl From<super::jobs::Busy> for ApiError {
+    fn from(_: super::jobs::Busy) -> ApiError {
+        ApiError(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "the server is busy with {} heavy jobs; try again when one ends",
+                super::jobs::MAX_JOBS
+            ),
+        )
+    }
+}
+
 impl From<nqueens::Error> for ApiError {
     fn from(e: nqueens::Error) -> ApiError {
         match e {
@@ -35,10 +49,36 @@ impl From<nqueens::Error> for ApiError {
     }
 }
 
+/// The query parameters as axum reads them, each pair in its order, or why they cannot be read.
+pub type QueryResult = Result<Query<Vec<(String, String)>>, QueryRejection>;
+
 /// The query parameters of a request.
-pub struct Params(pub HashMap<String, String>);
+pub struct Params(HashMap<String, String>);
 
 impl Params {
+    /// The parameters of a request to an endpoint that takes `names`: a 400 for a query that
+    /// cannot be read, a parameter given twice (`n=8&n=9` must not quietly mean 9) or one the
+    /// endpoint does not take (a misspelt one must not quietly be ignored).
+    pub fn read(query: QueryResult, names: &[&str]) -> Result<Params, ApiError> {
+        let Query(pairs) = query.map_err(|e| ApiError::bad(format!("unreadable query: {e}")))?;
+        let mut map = HashMap::new();
+        for (name, value) in pairs {
+            if !names.contains(&name.as_str()) {
+                return Err(ApiError::bad(format!(
+                    "unknown parameter '{name}': this endpoint takes {}",
+                    names.join(", ")
+                )));
+            }
+            if map.contains_key(&name) {
+                return Err(ApiError::bad(format!(
+                    "parameter '{name}' is given more than once"
+                )));
+            }
+            map.insert(name, value);
+        }
+        Ok(Params(map))
+    }
+
     /// The raw value of `name`, if given.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.0.get(name).map(|s| s.trim())
@@ -101,13 +141,19 @@ pub fn parse_solution(text: &str, n: u32) -> Result<Vec<u32>, ApiError> {
         .collect::<Result<Vec<u32>, ApiError>>()?;
     if columns.len() != n as usize {
         return Err(ApiError::bad(format!(
-            "a solution of n = {n} has {n} columns, not {}",
+            "a solution of n = {n} has {}, not {}",
+            plural(n.into(), "column"),
             columns.len()
         )));
     }
     nqueens::check_columns(&columns)
         .map_err(|e| ApiError::bad(format!("not a solution of n = {n}: {e}")))?;
     Ok(columns)
+}
+
+/// "1 queen", "2 queens": a count and its noun.
+pub fn plural(count: u128, noun: &str) -> String {
+    format!("{count} {noun}{}", if count == 1 { "" } else { "s" })
 }
 
 /// A board count as JSON: a decimal string, since counts exceed what JavaScript's numbers
@@ -133,5 +179,8 @@ mod tests {
         }
         assert!(parse_k("18446744073709551616").is_ok());
         assert!(parse_k("-1").is_err());
+        assert_eq!(plural(1, "queen"), "1 queen");
+        assert_eq!(plural(0, "queen"), "0 queens");
+        assert_eq!(plural(2, "queen"), "2 queens");
     }
 }

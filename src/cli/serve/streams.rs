@@ -1,18 +1,19 @@
 //! The endpoints that stream JSON Lines (one object a line) while they work: a live count
 //! with its progress, the completions of a partial placement, and the trace of the search.
 //!
-//! The counts are heavy jobs ([`Jobs`]): they run on a blocking thread and report through a
-//! channel; the response stream writes a line at least every [`TICK`], so that a closed
-//! connection is noticed (the write fails, hyper drops the stream, and the stream's
-//! [`CancelOnDrop`] stops the work). The trace is produced as the client reads it.
+//! The counts run on a blocking thread, as heavy jobs ([`Jobs`](super::jobs::Jobs)) unless
+//! they are small, and report through a channel; the response stream writes a line at least
+//! every [`TICK`], so that a closed connection is noticed (the write fails, hyper drops the
+//! stream, and the stream's [`CancelOnDrop`] stops the work). The trace is produced as the
+//! client reads it.
 
-use super::api::{MAX_LIVE_N, MAX_TRACE_N, QueryResult, params};
-use super::jobs::{Busy, CancelOnDrop, Job};
-use super::params::{ApiError, count_json};
+use super::api::{MAX_LIVE_N, MAX_TRACE_N};
+use super::jobs::{CancelOnDrop, Flag, Kind};
+use super::params::{ApiError, Params, QueryResult, count_json};
 use super::{MAX_N, Shared, client_id};
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, header};
 use axum::response::Response;
 use futures_util::stream::{self, Stream, StreamExt};
 use nqueens::partial::Partial;
@@ -20,7 +21,6 @@ use nqueens::trace::{Event, Trace};
 use nqueens::{Counter, Engine, Error, Progress, known};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -31,6 +31,10 @@ const TICK: Duration = Duration::from_millis(250);
 pub const MAX_BODY: usize = 4096;
 /// Trace events sent in one piece.
 const TRACE_BATCH: usize = 64;
+/// A placement with at most this many rows without a queen is completed and counted at once
+/// (on any board: an empty 14 x 14 board takes a tenth of a second); one with more is a heavy
+/// job, and the page counts it only when asked.
+pub const QUICK_FREE_ROWS: usize = 14;
 
 /// One JSON object as a line of the stream.
 fn line(value: &Value) -> Result<Bytes, std::io::Error> {
@@ -58,35 +62,33 @@ enum Report {
     End(Value),
 }
 
-/// Starts a heavy job for the client on a blocking thread, and streams what it reports,
-/// with a `{"event":"working"}` line (plus what `ticking` adds) whenever it has been silent
-/// for a [`TICK`].
+/// Starts work for the client on a blocking thread (a heavy job of `kind`, or light work
+/// without one) and streams what it reports: `opening` at once, if given, then the reports,
+/// with a line of `ticking` (given the seconds elapsed) whenever the work has been silent for
+/// a [`TICK`].
 async fn run_job(
     state: &Shared,
     client: &str,
-    ticking: impl Fn(f64) -> Value + Send + 'static,
-    work: impl FnOnce(&AtomicBool, &mpsc::UnboundedSender<Report>) + Send + 'static,
+    kind: Option<Kind>,
+    opening: Option<Value>,
+    ticking: impl Fn(f64) -> Value + Send + Sync + 'static,
+    work: impl FnOnce(&Flag, &mpsc::UnboundedSender<Report>) + Send + 'static,
 ) -> Result<Response, ApiError> {
-    let job: Job = state.jobs.start(client).await.map_err(|Busy| {
-        ApiError(
-            StatusCode::TOO_MANY_REQUESTS,
-            format!(
-                "the server is busy with {} jobs; try again when one ends",
-                super::jobs::MAX_JOBS
-            ),
-        )
-    })?;
+    let work_to_do = state.jobs.begin(client, kind).await?;
     let (send, receive) = mpsc::unbounded_channel();
-    let guard = CancelOnDrop(job.cancel.clone());
+    let guard = CancelOnDrop(work_to_do.flag.clone());
+    // The job (and its slot) goes with the thread: it is freed when the work really stops.
     tokio::task::spawn_blocking(move || {
-        let job = job;
-        work(&job.cancel, &send);
+        let held = work_to_do;
+        work(&held.flag, &send);
     });
     let started = Instant::now();
+    let opening = stream::iter(opening.map(|value| line(&value)));
+    let ticking = Arc::new(ticking);
     let body = stream::unfold(
         (receive, guard, false),
         move |(mut receive, guard, ended)| {
-            let tick = ticking(started.elapsed().as_secs_f64());
+            let ticking = ticking.clone();
             async move {
                 if ended {
                     return None;
@@ -96,27 +98,29 @@ async fn run_job(
                         Some(Report::Line(v)) => (v, false),
                         Some(Report::End(v)) => (v, true),
                         // The thread ended without a word: only a cancelled job does.
-                        None => (json!({ "event": "cancelled" }), true),
+                        None => (json!({ "event": "cancelled", "reason": guard.0.reason() }), true),
                     },
-                    _ = tokio::time::sleep(TICK) => (tick, false),
+                    // The tick says how things stand when it is sent, not when it was armed.
+                    _ = tokio::time::sleep(TICK) => (ticking(started.elapsed().as_secs_f64()), false),
                 };
                 Some((line(&value), (receive, guard, ended)))
             }
         },
     );
-    Ok(json_lines(body))
+    Ok(json_lines(opening.chain(body)))
 }
 
-/// The last line of a job that stopped on an error (or was cancelled).
-fn failure(e: &Error) -> Value {
+/// The last line of a job that stopped on an error (or was cancelled, and why).
+fn failure(e: &Error, flag: &Flag) -> Value {
     match e {
-        Error::Cancelled => json!({ "event": "cancelled" }),
+        Error::Cancelled => json!({ "event": "cancelled", "reason": flag.reason() }),
         e => json!({ "event": "error", "error": e.to_string() }),
     }
 }
 
-/// `GET /api/count?n=N`: counts n live (n up to [`MAX_LIVE_N`]). Streams `progress` lines
-/// (tasks done, percent of the estimated work, elapsed seconds, ETA), then `done` with the
+/// `GET /api/count?n=N`: counts n live (n up to [`MAX_LIVE_N`]) with the engine and settings
+/// `nqueens count` uses. Streams `progress` lines (one at once, then at least every [`TICK`]:
+/// tasks done, percent of the estimated work, elapsed seconds, ETA), then `done` with the
 /// count, or `cancelled`.
 pub async fn count(
     State(state): State<Shared>,
@@ -124,7 +128,7 @@ pub async fn count(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     query: QueryResult,
 ) -> Result<Response, ApiError> {
-    let n = params(query)?.n(MAX_N)?;
+    let n = Params::read(query, &["n"])?.n(MAX_N)?;
     if n > MAX_LIVE_N {
         return Err(ApiError::bad(format!(
             "live counts go up to n = {MAX_LIVE_N}: n = {n} would take hours to days (the table above gives the known counts up to 27)"
@@ -139,19 +143,20 @@ pub async fn count(
     run_job(
         &state,
         &client_id(&headers, peer),
+        Some(Kind::Count),
+        Some(progress_line(None, 0.0)),
         ticking,
-        move |cancel, send| {
+        move |flag, send| {
             let started = Instant::now();
             let record = |p: Progress| {
                 *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(p);
             };
-            // The search, split deep: its tasks take milliseconds, so a cancel is heard at
-            // once. (The join engine is faster, but prepares its tables for many seconds
-            // without a way to stop.)
+            // What `nqueens count` uses: the automatic engine (the join engine from n = 14),
+            // its split, every core. Its tasks take a fraction of a second at n = 21, and a
+            // cancel is heard between them.
             let counter = Counter::new()
-                .engine(Engine::SEARCH)
-                .split_depth(if n >= 19 { 5 } else { 4 })
-                .cancel_on(cancel)
+                .engine(Engine::Auto)
+                .cancel_on(&flag.stop)
                 .on_progress(&record);
             let last = match counter.count(n) {
                 Ok(count) => json!({
@@ -165,7 +170,7 @@ pub async fn count(
                     "threads": count.threads,
                     "seconds": started.elapsed().as_secs_f64(),
                 }),
-                Err(e) => failure(&e),
+                Err(e) => failure(&e, flag),
             };
             let _ = send.send(Report::End(last));
         },
@@ -191,17 +196,38 @@ fn progress_line(progress: Option<Progress>, elapsed: f64) -> Value {
     })
 }
 
-/// The body of `POST /api/completions`: `{"n": 8, "rows": [0, null, ...]}`.
-fn read_placement(body: &[u8]) -> Result<Partial, ApiError> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|e| ApiError::bad(format!("the body is not JSON: {e}")))?;
-    let n = value
-        .get("n")
+/// The body of `POST /api/completions`, each field as given (a field given twice, or one
+/// not named here, is refused by serde).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlacementBody {
+    #[serde(default)]
+    n: Option<Value>,
+    #[serde(default)]
+    rows: Option<Value>,
+    #[serde(default)]
+    count: Option<Value>,
+}
+
+/// The body of `POST /api/completions`: `{"n": 8, "rows": [0, null, ...], "count": true}`,
+/// as the placement and whether to count its completions (yes unless `"count": false`).
+fn read_placement(body: &[u8]) -> Result<(Partial, bool), ApiError> {
+    let body: PlacementBody = serde_json::from_slice(body).map_err(|e| {
+        if e.is_data() {
+            ApiError::bad(format!("the body is not a placement: {e}"))
+        } else {
+            ApiError::bad(format!("the body is not JSON: {e}"))
+        }
+    })?;
+    let n = body
+        .n
+        .as_ref()
         .and_then(Value::as_u64)
         .ok_or_else(|| ApiError::bad("the body needs 'n', a whole number from 1 to 32"))?;
     let n = super::params::parse_n(&n.to_string(), MAX_N)?;
-    let rows = value
-        .get("rows")
+    let rows = body
+        .rows
+        .as_ref()
         .and_then(Value::as_array)
         .ok_or_else(|| ApiError::bad("the body needs 'rows', a list of n columns or nulls"))?;
     if rows.len() != n as usize {
@@ -222,12 +248,23 @@ fn read_placement(body: &[u8]) -> Result<Partial, ApiError> {
                 .ok_or_else(|| ApiError::bad(format!("row {row}: '{v}' is not a column number"))),
         })
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Partial::new(&rows)?)
+    let count = match body.count {
+        None => true,
+        Some(Value::Bool(count)) => count,
+        Some(other) => {
+            return Err(ApiError::bad(format!(
+                "'count' must be true or false, not {other}"
+            )));
+        }
+    };
+    Ok((Partial::new(&rows)?, count))
 }
 
 /// `POST /api/completions`: the solutions that complete a partial placement (any rows, n up
 /// to 32). Streams `first` (the first completion, or null, and any pair of given queens that
-/// attack each other) at once, then `completions` with the count, or `cancelled`.
+/// attack each other) as soon as it is found, then, unless the body says `"count": false`,
+/// `completions` with the count, or `cancelled`. A placement with more than
+/// [`QUICK_FREE_ROWS`] empty rows is a heavy job.
 pub async fn completions(
     State(state): State<Shared>,
     headers: HeaderMap,
@@ -240,34 +277,44 @@ pub async fn completions(
             format!("unreadable body (at most {MAX_BODY} bytes): {e}"),
         )
     })?;
-    let partial = read_placement(&body)?;
+    let (partial, wanted) = read_placement(&body)?;
+    let free_rows = partial.rows().iter().filter(|r| r.is_none()).count();
+    let kind = (free_rows > QUICK_FREE_ROWS).then_some(Kind::Completions);
     let ticking = |elapsed: f64| json!({ "event": "counting", "elapsed_s": elapsed });
     run_job(
         &state,
         &client_id(&headers, peer),
+        kind,
+        None,
         ticking,
-        move |cancel, send| {
+        move |flag, send| {
             let started = Instant::now();
             let conflict = partial.conflict();
-            let first = match partial.first(cancel) {
+            let first = match partial.first(&flag.stop) {
                 Ok(first) => first,
                 Err(e) => {
-                    let _ = send.send(Report::End(failure(&e)));
+                    let _ = send.send(Report::End(failure(&e, flag)));
                     return;
                 }
             };
             let none = first.is_none();
-            let _ = send.send(Report::Line(json!({
+            let first = json!({
                 "event": "first",
                 "n": partial.n(),
                 "conflict": conflict.map(|(a, b)| [a, b]),
                 "first": first,
-            })));
+                "free_rows": free_rows,
+            });
+            if !wanted {
+                let _ = send.send(Report::End(first));
+                return;
+            }
+            let _ = send.send(Report::Line(first));
             // No first completion: there are none to count.
             let count = if none {
                 Ok(0)
             } else {
-                partial.count(None, cancel)
+                partial.count(None, &flag.stop)
             };
             let last = match count {
                 Ok(count) => json!({
@@ -275,7 +322,7 @@ pub async fn completions(
                     "completions": count_json(count),
                     "seconds": started.elapsed().as_secs_f64(),
                 }),
-                Err(e) => failure(&e),
+                Err(e) => failure(&e, flag),
             };
             let _ = send.send(Report::End(last));
         },
@@ -286,7 +333,7 @@ pub async fn completions(
 /// `GET /api/trace?n=N`: the steps of the search of n (up to [`MAX_TRACE_N`]), one line
 /// each, produced as the client reads them.
 pub async fn trace(query: QueryResult) -> Result<Response, ApiError> {
-    let n = params(query)?.n(MAX_N)?;
+    let n = Params::read(query, &["n"])?.n(MAX_N)?;
     if n > MAX_TRACE_N {
         return Err(ApiError::bad(format!(
             "the search is animated up to n = {MAX_TRACE_N}, not n = {n}"

@@ -1,20 +1,33 @@
 // The nqueens page: five views over the JSON API of `nqueens serve`. Plain JavaScript, no
 // build step. Every board carries data-n and data-columns (space-separated 0-based columns,
-// row by row; "-" for a row without a queen), the browse view data-k.
+// row by row; "-" for a row without a queen), the browse view data-k and data-state.
+//
+// Work that can take long (a live count, the completions of a large placement, solution k
+// far into a large board) shows that it works at once, says how long it has run, and has a
+// Cancel button; the completions of a large placement are counted only when asked. Every
+// address the page writes in the address bar opens the same view again.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 const SVG = "http://www.w3.org/2000/svg";
-// One id per tab: the server runs at most one heavy job per client.
+// One id per tab: the server runs at most one heavy job of each kind per client.
 const CLIENT = (crypto.randomUUID ? crypto.randomUUID() : String(Math.random()).slice(2)).slice(0, 40);
 const VIEWS = ["sizes", "browse", "play", "watch", "large"];
+const DEFAULT_N = 8;
+const MAX_N = 32;
+// A look-up still running after this long shows the working state (a faster one never
+// flashes it).
+const WORKING_DELAY_MS = 120;
 
 const state = {
-  n: 8,
+  n: DEFAULT_N,
   view: "browse",
   sizes: null, // from /api/sizes
   limits: null,
   browse: null, // the last solution shown
+  browseK: null, // the k the browse view stands for: the shown solution's, or a failed look-up's
+  browseMessage: null, // what the browse view says instead of a board
+  browseRequest: null, // the look-up on its way
   play: { rows: [], cursor: [0, 0], first: null, controller: null },
   count: { controller: null },
   watch: null,
@@ -23,11 +36,19 @@ const state = {
 const fmt = (s) => (s === null || s === undefined ? "unknown" : BigInt(s).toLocaleString("en-US"));
 const plural = (count, word) => `${fmt(count)} ${word}${String(count) === "1" ? "" : "s"}`;
 const columnsText = (rows) => rows.map((c) => (c === null || c === undefined ? "-" : String(c))).join(" ");
+const seconds = (s) => (s === null || s === undefined ? "?" : s < 60 ? `${s.toFixed(1)} s` : s < 3600 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${(s / 3600).toFixed(1)} h`);
+
+// Shows `text` in `element`, styled and announced as an error when `error` is set.
+function say(element, text, error = false) {
+  element.textContent = text;
+  element.classList.toggle("error", error);
+  if (error) element.setAttribute("role", "alert");
+  else element.removeAttribute("role");
+}
 
 async function api(path, options = {}) {
   const headers = Object.assign({ "x-client": CLIENT }, options.headers || {});
-  const response = await fetch(path, Object.assign({}, options, { headers }));
-  return response;
+  return fetch(path, Object.assign({}, options, { headers }));
 }
 
 async function json(path, options) {
@@ -37,6 +58,24 @@ async function json(path, options) {
   return body;
 }
 
+// Asks the server to stop this tab's heavy jobs of these kinds (closing the connection stops
+// them too; this says so at once).
+function cancelJobs(...kinds) {
+  for (const kind of kinds) api(`/api/cancel?kind=${kind}`, { method: "POST" }).catch(() => {});
+}
+
+// Splits a stream's text into JSON Lines: push(chunk) returns the objects completed.
+function lineSplitter() {
+  const decoder = new TextDecoder();
+  let buffer = "";
+  return (chunk) => {
+    buffer += decoder.decode(chunk, { stream: true });
+    const lines = buffer.split("\n");
+    buffer = lines.pop();
+    return lines.filter((text) => text.trim()).map((text) => JSON.parse(text));
+  };
+}
+
 // Reads a JSON Lines response, calling onLine for each object; resolves at the end.
 async function readLines(response, onLine) {
   if (!response.ok) {
@@ -44,19 +83,22 @@ async function readLines(response, onLine) {
     throw new Error(body.error || `HTTP ${response.status}`);
   }
   const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = "";
+  const split = lineSplitter();
   for (;;) {
     const { value, done } = await reader.read();
     if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let newline;
-    while ((newline = buffer.indexOf("\n")) >= 0) {
-      const text = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      if (text.trim()) onLine(JSON.parse(text));
-    }
+    split(value).forEach(onLine);
   }
+}
+
+// A clock for a working state: calls show(seconds elapsed) now and every quarter second
+// until stopped.
+function ticker(show) {
+  const started = performance.now();
+  const tick = () => show((performance.now() - started) / 1000);
+  tick();
+  const timer = setInterval(tick, 250);
+  return () => clearInterval(timer);
 }
 
 // ---- Boards ----------------------------------------------------------------------------
@@ -103,13 +145,36 @@ function attacks(n, rows) {
   return { attacked, bad };
 }
 
-// ---- Size picker and tabs -------------------------------------------------------------
+// ---- Size picker, tabs, the address and notices ---------------------------------------
 
-function setN(n, options = {}) {
-  n = Math.max(1, Math.min(32, Math.round(Number(n)) || 1));
+// Reads a board size as given in a link or the size field: the size shown, and what to say
+// when it is not the one asked for.
+function readN(text) {
+  const given = String(text).trim();
+  if (!/^\d+$/.test(given)) {
+    return { n: DEFAULT_N, note: `“${given}” is not a board size (a whole number from 1 to ${MAX_N}): showing n = ${DEFAULT_N}.` };
+  }
+  const n = Number(given);
+  if (n < 1) return { n: 1, note: `n = ${given} is too small: boards go from 1 to ${MAX_N}. Showing n = 1.` };
+  if (n > MAX_N) return { n: MAX_N, note: `n = ${given} is too large: boards go from 1 to ${MAX_N}. Showing n = ${MAX_N}.` };
+  return { n, note: null };
+}
+
+// The notice under the header: what the page changed in what it was asked (null clears it).
+function notice(text) {
+  const p = $("notice");
+  p.hidden = !text;
+  p.textContent = text || "";
+}
+
+function setN(value, options = {}) {
+  const { n, note } = readN(value);
+  if (!options.keepNotice) notice(note);
   const changed = n !== state.n;
   state.n = n;
   $("n").value = String(n);
+  $("n-down").disabled = n <= 1;
+  $("n-up").disabled = n >= MAX_N;
   document.querySelectorAll(".n-text").forEach((e) => (e.textContent = String(n)));
   const size = state.sizes && state.sizes[n - 1];
   $("n-known").textContent = size
@@ -120,10 +185,13 @@ function setN(n, options = {}) {
   document.querySelectorAll("#sizes-table tbody tr").forEach((tr) => tr.classList.toggle("current", Number(tr.dataset.n) === n));
   if (changed || options.force) {
     cancelCount();
-    resetPlay();
+    resetPlay(options.queens);
     resetWatch();
+    cancelBrowse(false);
+    state.browse = null;
+    state.browseK = null;
+    state.browseMessage = null;
     if (state.view === "browse" && !options.keepBrowse) browseTo(0);
-    else state.browse = null;
     renderCountIdle();
   }
   updateUrl();
@@ -136,18 +204,38 @@ function showView(view, options = {}) {
     $(`tab-${v}`).setAttribute("aria-selected", String(v === view));
     $(`tab-${v}`).tabIndex = v === view ? 0 : -1;
   }
-  if (view === "browse" && !options.noLoad && (!state.browse || state.browse.n !== state.n)) browseTo(0);
+  if (view === "browse" && !options.noLoad && !state.browseRequest && (!state.browse || state.browse.n !== state.n) && state.browseMessage === null) browseTo(0);
   if (view === "play") renderPlay(true);
   if (view === "watch") renderWatch();
   if (view === "large" && !$("large-board").dataset.n) drawLarge();
   updateUrl();
 }
 
+// Writes the view into the address bar, so that reopening the address shows it again: the
+// size, the view, and what the view shows (solution k and the unique-only mode, the queens
+// placed, the large board's size).
 function updateUrl() {
   const params = new URLSearchParams({ n: String(state.n) });
-  if (state.view === "browse" && state.browse && state.browse.k !== null) params.set("k", state.browse.k);
-  else if (state.view !== "browse") params.set("view", state.view);
+  if (state.view === "browse") {
+    if (state.browseK !== null) params.set("k", state.browseK);
+    if ($("browse-unique").checked) params.set("unique", "1");
+  } else {
+    params.set("view", state.view);
+  }
+  if (state.view === "play" && state.play.rows.some((c) => c !== null)) {
+    params.set("queens", state.play.rows.map((c) => (c === null ? "-" : String(c))).join("."));
+  }
+  if (state.view === "large") params.set("large", $("large-n").value);
   history.replaceState(null, "", `/?${params}`);
+}
+
+// The queens of a link (`queens=0.4.-.-`) for an n x n board, or a note saying why not.
+function readQueens(text, n) {
+  const rows = text.split(".").map((c) => (c === "-" ? null : /^\d+$/.test(c) ? Number(c) : NaN));
+  if (rows.length !== n || rows.some((c) => Number.isNaN(c) || c >= n)) {
+    return { rows: null, note: `The link's queens “${text}” do not fit the ${n} × ${n} board: the board is empty.` };
+  }
+  return { rows, note: null };
 }
 
 // ---- Counts ---------------------------------------------------------------------------
@@ -159,7 +247,9 @@ function renderSizes() {
     const tr = document.createElement("tr");
     tr.dataset.n = String(size.n);
     tr.tabIndex = 0;
-    tr.innerHTML = `<td>${size.n}</td><td>${size.total === null ? "—" : fmt(size.total)}</td><td>${size.unique === null ? "—" : fmt(size.unique)}</td>`;
+    // A figure too wide for a narrow screen breaks after one of its commas.
+    const cell = (count) => (count === null ? "—" : fmt(count).replace(/,/g, ",<wbr>"));
+    tr.innerHTML = `<td>${size.n}</td><td>${cell(size.total)}</td><td>${cell(size.unique)}</td>`;
     tr.addEventListener("click", () => setN(size.n));
     tr.addEventListener("keydown", (e) => {
       if (e.key === "Enter" || e.key === " ") {
@@ -171,61 +261,58 @@ function renderSizes() {
   }
 }
 
+const liveLimit = () => state.limits.live_count;
+
 function renderCountIdle() {
-  const limit = state.limits ? state.limits.live_count : 22;
-  const allowed = state.n <= limit;
-  $("count-start").disabled = !allowed || state.count.controller !== null;
+  const allowed = state.n <= liveLimit();
+  renderCountButtons();
   if (!state.count.controller) {
     $("count-progress").value = 0;
-    $("count-status").textContent = allowed ? "" : `Live counts go up to n = ${limit}: n = ${state.n} would take hours to days here; the table gives the known counts up to n = 27.`;
+    say($("count-status"), allowed ? "" : `Live counts go up to n = ${liveLimit()}: n = ${state.n} would take hours to days here; the table gives the known counts up to n = 27.`);
     $("count-result").textContent = "";
   }
 }
 
-const seconds = (s) => (s === null || s === undefined ? "?" : s < 60 ? `${s.toFixed(1)} s` : s < 3600 ? `${Math.floor(s / 60)} min ${Math.round(s % 60)} s` : `${(s / 3600).toFixed(1)} h`);
+function renderCountButtons() {
+  $("count-start").disabled = state.n > liveLimit() || state.count.controller !== null;
+  $("count-cancel").disabled = state.count.controller === null;
+}
 
 async function startCount() {
   cancelCount();
   const n = state.n;
   const controller = new AbortController();
   state.count.controller = controller;
-  $("count-start").disabled = true;
-  $("count-cancel").disabled = false;
+  renderCountButtons();
   $("count-result").textContent = "";
-  $("count-status").textContent = "Starting…";
+  say($("count-status"), "Starting…");
   $("count-progress").value = 0;
   try {
     const response = await api(`/api/count?n=${n}`, { signal: controller.signal });
     await readLines(response, (line) => {
       if (line.event === "progress") {
         $("count-progress").value = line.percent;
-        const tasks = line.tasks === null ? "planning the tasks" : `${line.done}/${line.tasks} tasks`;
-        $("count-status").textContent = `${line.percent.toFixed(1)}% · ${tasks} · ${seconds(line.elapsed_s)} elapsed · ETA ${seconds(line.eta_s)}`;
+        const tasks = line.tasks === null ? "preparing the tasks" : `${line.done}/${line.tasks} tasks`;
+        say($("count-status"), `${line.percent.toFixed(1)}% · ${tasks} · ${seconds(line.elapsed_s)} elapsed · ETA ${seconds(line.eta_s)}`);
       } else if (line.event === "done") {
         $("count-progress").value = 100;
-        $("count-status").textContent = `Done in ${seconds(line.seconds)} with the ${line.engine} engine, ${line.tasks} tasks on ${line.threads} threads.`;
+        say($("count-status"), `Done in ${seconds(line.seconds)} with the ${line.engine} engine, ${plural(line.tasks, "task")} on ${plural(line.threads, "thread")}.`);
         const agrees = line.known === null ? "no count is known to compare" : line.agrees ? "agrees with the known count" : `DIFFERS from the known count ${fmt(line.known)}`;
-        $("count-result").textContent = `n = ${line.n}: ${plural(line.solutions, "solution")} (${agrees}).`;
+        say($("count-result"), `n = ${line.n}: ${plural(line.solutions, "solution")} (${agrees}).`, line.agrees === false);
       } else if (line.event === "cancelled") {
-        $("count-status").textContent = "Cancelled.";
+        say($("count-status"), line.reason === "replaced" ? "Stopped: this page started another count." : "Cancelled.");
       } else if (line.event === "error") {
-        $("count-status").textContent = `Error: ${line.error}`;
+        say($("count-status"), `Error: ${line.error}`, true);
       }
     });
   } catch (e) {
-    if (e.name !== "AbortError") $("count-status").textContent = `Error: ${e.message}`;
+    if (e.name !== "AbortError") say($("count-status"), `Error: ${e.message}`, true);
   } finally {
     if (state.count.controller === controller) {
       state.count.controller = null;
-      $("count-cancel").disabled = true;
-      renderCountButtonsOnly();
+      renderCountButtons();
     }
   }
-}
-
-function renderCountButtonsOnly() {
-  const limit = state.limits ? state.limits.live_count : 22;
-  $("count-start").disabled = state.n > limit || state.count.controller !== null;
 }
 
 function cancelCount() {
@@ -233,40 +320,98 @@ function cancelCount() {
   if (!controller) return;
   state.count.controller = null;
   controller.abort();
-  // Closing the connection stops the work; this says so at once, too.
-  api("/api/cancel", { method: "POST" }).catch(() => {});
-  $("count-status").textContent = "Cancelled.";
-  $("count-cancel").disabled = true;
-  renderCountButtonsOnly();
+  cancelJobs("count");
+  say($("count-status"), "Cancelled.");
+  renderCountButtons();
 }
 
 // ---- Browse ---------------------------------------------------------------------------
 
-async function browseRequest(path) {
-  $("browse-error").textContent = "";
-  try {
-    const solution = await json(path);
-    if (solution.columns === null) {
-      $("browse-error").textContent = "No more solutions that way.";
-      return;
-    }
-    if (solution.n !== state.n) return; // the size changed meanwhile
-    state.browse = solution;
+// The browse view is in one of four states (#browse data-state): "shown" (a solution),
+// "working" (a look-up on its way for more than a moment: the old board is cleared, the
+// time runs, Cancel stops it), "message" (nothing to show: a link past the last solution, a
+// board without solutions, a look-up stopped), or "" before the first look-up.
+
+// Sends a look-up (`path`), described by `what` while it works. `k` is the number asked for
+// by a jump (kept in the address even when it fails, so that the address reopens the same
+// message), or null for a step from the shown solution (whose failure leaves it shown).
+async function browseRequest(path, what, k) {
+  cancelBrowse(false);
+  const controller = new AbortController();
+  const request = { controller, what, working: false, stop: null };
+  state.browseRequest = request;
+  say($("browse-note"), "");
+  const timer = setTimeout(() => {
+    if (state.browseRequest !== request) return;
+    request.working = true;
     renderBrowse();
+    request.stop = ticker((s) => ($("browse-working-text").textContent = `Working… ${seconds(s)}`));
+  }, WORKING_DELAY_MS);
+  let solution = null;
+  let failure = null;
+  try {
+    solution = await json(path, { signal: controller.signal });
   } catch (e) {
-    $("browse-error").textContent = e.message;
+    failure = e;
   }
+  clearTimeout(timer);
+  if (state.browseRequest !== request) return; // cancelled, or replaced by a newer look-up
+  endBrowseRequest(request);
+  if (failure && k === null) {
+    say($("browse-note"), failure.message, true);
+  } else if (failure) {
+    state.browse = null;
+    state.browseK = k;
+    state.browseMessage = { text: failure.message, error: true };
+  } else if (solution.columns === null) {
+    say($("browse-note"), "No more solutions that way.");
+  } else if (solution.n === state.n) {
+    state.browse = solution;
+    state.browseK = solution.k;
+    state.browseMessage = null;
+  }
+  renderBrowse();
+  updateUrl();
+}
+
+function endBrowseRequest(request) {
+  if (request.stop) request.stop();
+  state.browseRequest = null;
+}
+
+// Stops the look-up on its way, if any; `told` says so on the page (the user's Cancel).
+function cancelBrowse(told) {
+  const request = state.browseRequest;
+  if (!request) return;
+  endBrowseRequest(request);
+  request.controller.abort();
+  cancelJobs("solution", "index");
+  if (!told) return;
+  if (state.browse) say($("browse-note"), "Stopped: the board shown is the one before.");
+  else state.browseMessage = { text: "Stopped before the solution was found.", error: false };
+  renderBrowse();
   updateUrl();
 }
 
 function browseTo(k) {
-  const size = state.sizes && state.sizes[state.n - 1];
-  if (size && size.total === "0") {
+  const n = state.n;
+  const size = state.sizes[n - 1];
+  if (size.total === "0") {
+    cancelBrowse(false);
     state.browse = null;
+    state.browseK = null;
+    state.browseMessage = { text: `n = ${n} has no solutions: no queens can be placed without attacks.`, error: false };
     renderBrowse();
+    updateUrl();
     return Promise.resolve();
   }
-  return browseRequest(`/api/solution?n=${state.n}&k=${encodeURIComponent(k)}`);
+  const text = String(k);
+  let what = `Looking up k = ${text}…`;
+  if (/^\d+$/.test(text)) {
+    what = `Finding solution ${fmt(BigInt(text) + 1n)} of n = ${n} (k = ${fmt(text)})…`;
+    if (n <= state.limits.index && n >= 15) what += ` The first look-up on n = ${n} indexes its ${fmt(size.total)} solutions.`;
+  }
+  return browseRequest(`/api/solution?n=${n}&k=${encodeURIComponent(text)}`, what, text);
 }
 
 function browseStep(direction) {
@@ -275,30 +420,52 @@ function browseStep(direction) {
   const params = new URLSearchParams({ n: String(b.n), from: b.columns.join(" "), direction });
   if ($("browse-unique").checked) params.set("unique", "1");
   if (b.k !== null) params.set("k", b.k);
-  return browseRequest(`/api/step?${params}`);
+  const what = `Finding the ${direction} ${$("browse-unique").checked ? "class representative" : "solution"}…`;
+  return browseRequest(`/api/step?${params}`, what, null);
+}
+
+function browseTitle(b) {
+  if (b.k === null) return `A solution of n = ${b.n}`;
+  const number = fmt(BigInt(b.k) + 1n);
+  const of = b.total === null ? "" : ` of ${fmt(b.total)}`;
+  return `Solution ${number}${of}, n = ${b.n} (k = ${fmt(b.k)})`;
 }
 
 function renderBrowse() {
   const b = state.browse;
+  const request = state.browseRequest;
+  const message = state.browseMessage;
+  const mode = request && request.working ? "working" : message ? "message" : b ? "shown" : "";
   const view = $("browse");
-  const buttons = ["browse-first", "browse-prev", "browse-next", "browse-jump"];
-  if (!b) {
-    view.dataset.k = "";
-    drawBoard($("browse-board"), state.n, new Array(state.n).fill(null));
-    $("browse-title").textContent = `n = ${state.n} has no solutions.`;
-    $("browse-columns").textContent = "";
-    $("browse-class-text").textContent = "";
-    $("browse-images").innerHTML = "";
-    buttons.forEach((id) => ($(id).disabled = true));
+  const board = $("browse-board");
+  view.dataset.state = mode;
+  view.dataset.k = mode === "shown" && b.k !== null ? b.k : "";
+  $("browse-board-wrap").hidden = mode === "message" || mode === "";
+  $("browse-working").hidden = mode !== "working";
+  $("browse-message").hidden = mode !== "message";
+  $("browse-columns-line").hidden = mode !== "shown";
+  $("browse-class").hidden = mode !== "shown";
+  const last = mode === "shown" && b.k !== null && b.total !== null && BigInt(b.k) + 1n === BigInt(b.total);
+  $("browse-first").disabled = mode === "working" || state.sizes[state.n - 1].total === "0";
+  $("browse-prev").disabled = mode !== "shown" || b.k === "0";
+  $("browse-next").disabled = mode !== "shown" || last;
+  $("browse-jump").disabled = mode === "working";
+  board.classList.toggle("working", mode === "working");
+  if (mode === "working") {
+    // The board being left is not the answer: it is cleared while the look-up works.
+    drawBoard(board, state.n, new Array(state.n).fill(null));
+    $("browse-title").textContent = request.what;
     return;
   }
-  buttons.forEach((id) => ($(id).disabled = false));
-  view.dataset.k = b.k === null ? "" : b.k;
-  drawBoard($("browse-board"), b.n, b.columns);
-  const number = b.k === null ? "a solution" : `Solution ${fmt(BigInt(b.k) + 1n)}`;
-  $("browse-title").textContent = `${number} of ${b.total === null ? "the" : fmt(b.total)} solutions of n = ${b.n}` + (b.k === null ? "" : ` (k = ${fmt(b.k)})`);
+  if (mode === "message") {
+    $("browse-title").textContent = "";
+    say($("browse-message"), message.text, message.error);
+    return;
+  }
+  if (mode === "") return;
+  drawBoard(board, b.n, b.columns);
+  $("browse-title").textContent = browseTitle(b);
   $("browse-columns").textContent = b.columns.join(" ");
-  $("browse-prev").disabled = b.k === "0";
   if (document.activeElement !== $("browse-k")) $("browse-k").value = b.k === null ? "" : b.k;
   const c = b.class;
   const kind = c.size === 8 ? "eight boards" : c.size === 4 ? "four boards (it is unchanged by a half turn)" : c.size === 2 ? "two boards (it is unchanged by a quarter turn)" : "one board";
@@ -316,7 +483,7 @@ function renderBrowse() {
     drawBoard(svg, b.n, image.columns);
     button.appendChild(svg);
     const label = document.createElement("span");
-    // Above 16 rows the images' numbers are unknown: they are shown, not linked.
+    // Above the indexed sizes the images' numbers are unknown: they are shown, not linked.
     label.textContent = (image.k === null ? (same ? "this board" : "image") : `k = ${fmt(image.k)}`) + (representative ? " ★" : "");
     button.appendChild(label);
     button.setAttribute("aria-label", `Image ${image.columns.join(" ")}${representative ? ", the representative" : ""}${same ? ", shown now" : ""}`);
@@ -330,10 +497,24 @@ function renderBrowse() {
 
 // ---- Play -----------------------------------------------------------------------------
 
-function resetPlay() {
-  if (state.play.controller) state.play.controller.abort();
-  state.play = { rows: new Array(state.n).fill(null), cursor: [0, 0], first: null, controller: null, shown: false };
+// #play-count's data-state: "first" (looking for a first completion), "counting", "large"
+// (a first completion found; counting them all waits for the button), "done", "cancelled",
+// "error"; data-completions once counted.
+
+function resetPlay(rows) {
+  stopPlay();
+  state.play = { rows: rows || new Array(state.n).fill(null), cursor: [0, 0], first: null, controller: null, stop: null };
   if (state.view === "play") renderPlay(true);
+}
+
+// Ends the completions request on its way, if any, without a word.
+function stopPlay() {
+  const play = state.play;
+  if (play.stop) play.stop();
+  if (play.controller) play.controller.abort();
+  play.stop = null;
+  play.controller = null;
+  $("play-cancel").hidden = true;
 }
 
 function renderPlay(ask) {
@@ -348,59 +529,118 @@ function renderPlay(ask) {
   // focus would replace the square under a click before the click lands.
   drawBoard(board, state.n, rows, marks, cursor);
   board.classList.toggle("solved", rows.every((c) => c !== null) && bad.size === 0);
-  if (ask) askCompletions();
+  if (ask) {
+    askCompletions(false);
+    updateUrl();
+  }
 }
 
-async function askCompletions() {
-  if (state.play.controller) state.play.controller.abort();
+// Asks for the first completion of the placement and, when it has few empty rows or
+// `count` is set (the button), for their number.
+async function askCompletions(count) {
+  stopPlay();
+  const play = state.play;
   const controller = new AbortController();
-  state.play.controller = controller;
-  state.play.first = null;
-  $("play-complete").disabled = true;
-  $("play-count").textContent = "Counting the completions…";
-  $("play-detail").textContent = "";
-  const rows = state.play.rows.slice();
+  play.controller = controller;
+  // The button counts the same placement: its first completion stays known meanwhile.
+  if (!count) {
+    play.first = null;
+    $("play-complete").disabled = true;
+  }
+  const rows = play.rows.slice();
   const queens = rows.filter((c) => c !== null).length;
+  const free = state.n - queens;
+  const quick = free <= state.limits.quick_completions;
+  const counting = count || quick;
+  const status = $("play-count");
+  const detail = $("play-detail");
+  delete status.dataset.completions;
+  status.dataset.state = counting ? "counting" : "first";
+  $("play-count-start").hidden = true;
+  say(status, counting ? "Counting the completions…" : "Looking for a completion…");
+  detail.textContent = "";
+  // Long work shows its time and can be stopped; a quick count is over before it shows.
+  if (!quick) {
+    $("play-cancel").hidden = false;
+    play.stop = ticker((s) => (detail.textContent = `Working for ${seconds(s)}… (placing a queen starts over)`));
+  }
+  const settle = () => {
+    if (play.stop) play.stop();
+    play.stop = null;
+    $("play-cancel").hidden = true;
+  };
   try {
     const response = await api("/api/completions", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ n: state.n, rows }),
+      body: JSON.stringify({ n: state.n, rows, count: counting }),
       signal: controller.signal,
     });
     await readLines(response, (line) => {
-      if (state.play.controller !== controller) return;
+      if (play.controller !== controller) return;
       if (line.event === "first") {
-        state.play.first = line.first;
+        play.first = line.first;
         $("play-complete").disabled = line.first === null || queens === state.n;
         if (line.first === null) {
-          $("play-count").textContent = "No possible configurations";
-          $("play-detail").textContent = line.conflict
+          settle();
+          status.dataset.state = "done";
+          status.dataset.completions = "0";
+          say(status, "No possible configurations");
+          detail.textContent = line.conflict
             ? `The queens of rows ${line.conflict[0] + 1} and ${line.conflict[1] + 1} attack each other.`
             : "No solution holds these queens.";
+        } else if (!counting) {
+          settle();
+          status.dataset.state = "large";
+          say(status, "These queens can be completed: Complete it shows how.");
+          detail.textContent = `With ${plural(free, "row")} left empty, counting every completion can take long: it starts when asked.`;
+          $("play-count-start").hidden = false;
         }
-      } else if (line.event === "counting") {
-        if (state.play.first !== null) $("play-detail").textContent = `Still counting, ${seconds(line.elapsed_s)}… (placing a queen starts over)`;
       } else if (line.event === "completions") {
-        $("play-count").dataset.completions = line.completions;
+        settle();
+        status.dataset.state = "done";
+        status.dataset.completions = line.completions;
         if (line.completions === "0") {
-          $("play-count").textContent = "No possible configurations";
+          say(status, "No possible configurations");
         } else if (queens === state.n) {
-          $("play-count").textContent = "Solved! Every row holds a queen and none attacks another.";
-          $("play-detail").textContent = "";
+          say(status, "Solved! Every row holds a queen and none attacks another.");
+          detail.textContent = "";
         } else {
-          $("play-count").textContent = `${plural(line.completions, "solution")} complete${line.completions === "1" ? "s" : ""} this placement`;
-          $("play-detail").textContent = `Counted in ${seconds(line.seconds)}.`;
+          say(status, `${plural(line.completions, "solution")} complete${line.completions === "1" ? "s" : ""} this placement`);
+          detail.textContent = `Counted in ${seconds(line.seconds)}.`;
         }
       } else if (line.event === "cancelled") {
-        $("play-count").textContent = "Count cancelled.";
+        settle();
+        status.dataset.state = "cancelled";
+        say(status, "Count cancelled.");
       } else if (line.event === "error") {
-        $("play-count").textContent = `Error: ${line.error}`;
+        settle();
+        status.dataset.state = "error";
+        say(status, `Error: ${line.error}`, true);
       }
     });
   } catch (e) {
-    if (e.name !== "AbortError" && state.play.controller === controller) $("play-count").textContent = `Error: ${e.message}`;
+    if (e.name !== "AbortError" && play.controller === controller) {
+      status.dataset.state = "error";
+      say(status, `Error: ${e.message}`, true);
+    }
+  } finally {
+    if (play.controller === controller) {
+      settle();
+      play.controller = null;
+    }
   }
+}
+
+// The Cancel button: stops the search or the count, and offers the count again.
+function cancelPlay() {
+  stopPlay();
+  cancelJobs("completions");
+  const status = $("play-count");
+  status.dataset.state = "cancelled";
+  say(status, "Stopped.");
+  $("play-detail").textContent = "Count the completions starts it again.";
+  $("play-count-start").hidden = false;
 }
 
 function toggleSquare(r, c) {
@@ -429,7 +669,7 @@ function resetWatch() {
   if (w && w.reader) w.reader.cancel().catch(() => {});
   if (w && w.timer) clearTimeout(w.timer);
   delete $("watch-board").dataset.lastSolution;
-  state.watch = { n: state.n, reader: null, buffer: "", queue: [], ended: false, rows: new Array(state.n).fill(null), steps: 0, solutions: 0, playing: false, timer: null, mark: null, solved: false, last: "" };
+  state.watch = { n: state.n, reader: null, split: null, queue: [], ended: false, rows: new Array(state.n).fill(null), steps: 0, solutions: 0, playing: false, timer: null, mark: null, solved: false, last: "" };
   if (state.view === "watch") renderWatch();
 }
 
@@ -441,11 +681,11 @@ async function watchFill() {
     if (!response.ok) {
       const body = await response.json().catch(() => ({}));
       w.ended = true;
-      $("watch-note").textContent = body.error || "The search cannot be shown.";
+      say($("watch-note"), body.error || "The search cannot be shown.", true);
       return;
     }
     w.reader = response.body.getReader();
-    w.decoder = new TextDecoder();
+    w.split = lineSplitter();
   }
   // Reads only what the animation needs next: the server produces the trace as it is read.
   while (w.queue.length < 256 && !w.ended) {
@@ -455,13 +695,7 @@ async function watchFill() {
       w.ended = true;
       break;
     }
-    w.buffer += w.decoder.decode(value, { stream: true });
-    let newline;
-    while ((newline = w.buffer.indexOf("\n")) >= 0) {
-      const text = w.buffer.slice(0, newline);
-      w.buffer = w.buffer.slice(newline + 1);
-      if (text.trim()) w.queue.push(JSON.parse(text));
-    }
+    w.queue.push(...w.split(value));
   }
 }
 
@@ -474,7 +708,7 @@ async function watchStep() {
     w.ended = true;
     w.queue.length = 0;
     w.playing = false;
-    w.last = `The search is over: ${w.solutions} solutions in ${w.steps} steps.`;
+    w.last = `The search is over: ${plural(w.solutions, "solution")} in ${plural(w.steps, "step")}.`;
     renderWatch();
     return false;
   }
@@ -512,10 +746,10 @@ async function watchStep() {
 function renderWatch() {
   const w = state.watch;
   if (!w || w.n !== state.n) return resetWatch();
-  const limit = state.limits ? state.limits.trace : 12;
+  const limit = state.limits.trace;
   const allowed = state.n <= limit;
   ["watch-play", "watch-step", "watch-restart"].forEach((id) => ($(id).disabled = !allowed));
-  $("watch-note").textContent = allowed ? "" : `The search is animated for boards up to n = ${limit}.`;
+  say($("watch-note"), allowed ? "" : `The search is animated for boards up to n = ${limit}.`);
   const marks = new Map();
   if (w.mark) marks.set(`${w.mark[0]},${w.mark[1]}`, w.mark[2]);
   const board = $("watch-board");
@@ -555,13 +789,18 @@ async function watchLoop() {
 // ---- Large boards ---------------------------------------------------------------------
 
 async function drawLarge() {
-  const n = Math.round(Number($("large-n").value));
+  const text = $("large-n").value.trim();
   const canvas = $("large-board");
+  updateUrl();
   try {
-    const result = await json(`/api/find?n=${n}`);
+    const result = await json(`/api/find?n=${encodeURIComponent(text)}`);
     canvas.dataset.n = String(result.n);
     canvas.dataset.columns = result.columns ? result.columns.join(" ") : "";
-    $("large-check").textContent = `n = ${result.n}: ${result.check}`;
+    // A board without a solution (n = 2, 3) has nothing to draw.
+    $("large-wrap").hidden = !result.columns;
+    say($("large-check"), `n = ${result.n}: ${result.check}`, !result.valid && result.columns !== null);
+    if (!result.columns) return;
+    const n = result.n;
     const ctx = canvas.getContext("2d");
     const size = canvas.width;
     const cell = size / n;
@@ -571,21 +810,23 @@ async function drawLarge() {
       ctx.fillStyle = "#b58863";
       for (let r = 0; r < n; r++) for (let c = (r + 1) % 2; c < n; c += 2) ctx.fillRect(c * cell, r * cell, cell, cell);
     }
-    if (result.columns) {
-      ctx.fillStyle = "#1b1b1b";
-      result.columns.forEach((c, r) => {
-        if (cell >= 6) {
-          ctx.beginPath();
-          ctx.arc((c + 0.5) * cell, (r + 0.5) * cell, cell * 0.36, 0, 2 * Math.PI);
-          ctx.fill();
-        } else {
-          const dot = Math.max(cell, 2.5);
-          ctx.fillRect((c + 0.5) * cell - dot / 2, (r + 0.5) * cell - dot / 2, dot, dot);
-        }
-      });
-    }
+    ctx.fillStyle = "#1b1b1b";
+    result.columns.forEach((c, r) => {
+      if (cell >= 6) {
+        ctx.beginPath();
+        ctx.arc((c + 0.5) * cell, (r + 0.5) * cell, cell * 0.36, 0, 2 * Math.PI);
+        ctx.fill();
+      } else {
+        const dot = Math.max(cell, 2.5);
+        ctx.fillRect((c + 0.5) * cell - dot / 2, (r + 0.5) * cell - dot / 2, dot, dot);
+      }
+    });
   } catch (e) {
-    $("large-check").textContent = e.message;
+    // No board for a size that is not one: the error alone, not over an empty canvas.
+    canvas.dataset.n = "";
+    canvas.dataset.columns = "";
+    $("large-wrap").hidden = true;
+    say($("large-check"), e.message, true);
   }
 }
 
@@ -611,6 +852,8 @@ function wire() {
   $("browse-first").addEventListener("click", () => browseTo(0));
   $("browse-prev").addEventListener("click", () => browseStep("previous"));
   $("browse-next").addEventListener("click", () => browseStep("next"));
+  $("browse-cancel").addEventListener("click", () => cancelBrowse(true));
+  $("browse-unique").addEventListener("change", updateUrl);
   $("browse-jump-form").addEventListener("submit", (e) => {
     e.preventDefault();
     browseTo($("browse-k").value.trim().replace(/[,_ ]/g, ""));
@@ -633,7 +876,12 @@ function wire() {
       toggleSquare(r, c);
     }
   });
-  $("play-clear").addEventListener("click", resetPlay);
+  $("play-clear").addEventListener("click", () => {
+    resetPlay();
+    updateUrl();
+  });
+  $("play-count-start").addEventListener("click", () => askCompletions(true));
+  $("play-cancel").addEventListener("click", cancelPlay);
   $("play-complete").addEventListener("click", () => {
     if (!state.play.first) return;
     state.play.rows = state.play.first.slice();
@@ -658,6 +906,9 @@ function wire() {
   });
 }
 
+// Opens the view the address names. What the address asks and the page cannot show (a size
+// out of range, a view that does not exist, queens that do not fit) is said in the notice;
+// a solution number past the last is said in the browse view itself.
 async function start() {
   wire();
   const sizes = await json("/api/sizes");
@@ -665,14 +916,27 @@ async function start() {
   state.limits = sizes.limits;
   renderSizes();
   const params = new URLSearchParams(location.search);
-  const view = params.get("view");
-  const n = params.get("n") || "8";
-  state.n = 0; // so that setN sees a change
-  state.view = VIEWS.includes(view) ? view : "browse";
-  setN(n, { keepBrowse: true });
+  const notes = [];
+  const asked = params.get("view");
+  const view = VIEWS.includes(asked) ? asked : "browse";
+  if (asked !== null && view !== asked) notes.push(`There is no view “${asked}”: showing Browse.`);
+  const { n, note } = readN(params.get("n") ?? String(DEFAULT_N));
+  if (note) notes.push(note);
+  let queens = null;
+  if (params.has("queens")) {
+    const read = readQueens(params.get("queens"), n);
+    if (read.note) notes.push(read.note);
+    queens = read.rows;
+  }
   if (params.has("large")) $("large-n").value = params.get("large");
-  const deep = params.has("k") && state.view === "browse";
-  showView(state.view, { noLoad: deep });
+  $("browse-unique").checked = params.get("unique") === "1";
+  // The size first, in the default view (which loads nothing yet), then the view asked for,
+  // which loads what it shows once.
+  state.n = 0; // so that setN sees a change
+  setN(String(n), { keepBrowse: true, keepNotice: true, queens });
+  notice(notes.join(" ") || null);
+  const deep = params.has("k") && view === "browse";
+  showView(view, { noLoad: deep });
   if (deep) await browseTo(params.get("k"));
   document.body.dataset.ready = "true";
 }
