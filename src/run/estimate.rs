@@ -31,6 +31,12 @@ const FIRST_ROUND: usize = 32;
 /// predicts: 20 means a twentieth.
 const SHARE_OF_RUN: f64 = 20.0;
 
+/// The least time a sample takes before a small error bar stops it (unless a twentieth of
+/// the predicted run is less): on a machine whose speed drifts from one second to the next
+/// (a shared virtual machine), the same parts timed twice for a second each differed by a
+/// third; a longer sample averages the drift.
+const MIN_SAMPLE: Duration = Duration::from_secs(5);
+
 /// The error bar (95 %, relative) at which sampling stops.
 pub const TARGET_ERROR: f64 = 0.03;
 
@@ -118,15 +124,20 @@ impl Job {
             let (core_seconds, error) = combine(&rounds, line.total);
             // The sample stays within a twentieth of the run it predicts.
             let share = core_seconds / self.threads as f64 / SHARE_OF_RUN;
+            let long_enough = started.elapsed() >= MIN_SAMPLE;
             if !complete
-                || error <= TARGET_ERROR
+                || (error <= TARGET_ERROR && long_enough)
                 || sampled >= line.parts
                 || started.elapsed() > budget
                 || started.elapsed().as_secs_f64() > share
             {
                 break;
             }
-            points *= 2;
+            // Twice the points, or as many as the time left within the run's twentieth
+            // allows at the pace so far (a round, once started, runs whole).
+            let pace = started.elapsed().as_secs_f64() / sampled.max(1) as f64;
+            let fit = ((share - started.elapsed().as_secs_f64()) / pace.max(1e-9)) as usize;
+            points = (2 * points).min(fit.max(FIRST_ROUND));
         }
         let (core_seconds, error) = combine(&rounds, line.total);
         Ok(Estimate {
@@ -234,12 +245,25 @@ fn combine(rounds: &[Vec<Timed>], total: u128) -> (f64, f64) {
         variance += (k as f64 / points as f64).powi(2) * var_mean;
     }
     let seconds = mean * total as f64;
-    let error = if mean > 0.0 {
-        1.96 * variance.sqrt() / mean
+    if mean <= 0.0 {
+        return (seconds, 0.0);
+    }
+    let within = 1.96 * variance.sqrt() / mean;
+    // The rounds' own means, each a whole estimate: their spread also holds what the
+    // machine's drift adds between rounds, which successive differences inside a round miss.
+    let means: Vec<f64> = rounds
+        .iter()
+        .map(|round| round.iter().map(rate).sum::<f64>() / round.len() as f64)
+        .collect();
+    let between = if means.len() >= 2 {
+        let r = means.len() as f64;
+        let centre = means.iter().sum::<f64>() / r;
+        let spread = means.iter().map(|m| (m - centre).powi(2)).sum::<f64>() / (r - 1.0);
+        1.96 * (spread / r).sqrt() / mean
     } else {
         0.0
     };
-    (seconds, error)
+    (seconds, within.max(between))
 }
 
 /// The next state of a SplitMix64 sequence: seeds the sample's offsets, the same on every
