@@ -100,7 +100,7 @@ impl Job {
                     if started.elapsed() > budget {
                         return u128::MAX;
                     }
-                    let (task, part) = picks[i];
+                    let (task, part, _) = picks[i];
                     let start = clock();
                     std::hint::black_box(plan.run_part(task, part));
                     clock().saturating_sub(start).as_nanos()
@@ -111,8 +111,8 @@ impl Job {
                 .iter()
                 .zip(&times)
                 .filter(|&(_, &nanos)| nanos != u128::MAX)
-                .map(|(&(task, part), &nanos)| Timed {
-                    weight: plan.part_weight(task, part),
+                .map(|(&(_, _, weight), &nanos)| Timed {
+                    weight,
                     seconds: nanos as f64 * 1e-9,
                 })
                 .collect();
@@ -183,8 +183,9 @@ impl<'p> Line<'p> {
         }
     }
 
-    /// `points` parts (task, part) at evenly spaced points from an offset drawn from `seed`.
-    fn pick(&self, points: usize, seed: u64) -> Vec<(usize, usize)> {
+    /// `points` parts (task, part, the part's weight) at evenly spaced points from an offset
+    /// drawn from `seed`.
+    fn pick(&self, points: usize, seed: u64) -> Vec<(usize, usize, u64)> {
         if self.total == 0 {
             return Vec::new();
         }
@@ -197,22 +198,20 @@ impl<'p> Line<'p> {
                 let task = self.order[slot];
                 let start = if slot == 0 { 0 } else { self.ends[slot - 1] };
                 // The part of the task the point falls in, by the parts' weights, which sum
-                // to the task's weight (at least 1 each).
+                // to the task's weight (at least 1 each); each weight is worked out once.
                 let mut into = at - start;
-                let parts = self.plan.parts(task);
-                let part = (0..parts)
-                    .find(|&p| {
-                        let w = u128::from(self.plan.part_weight(task, p));
-                        if into < w {
-                            return true;
-                        }
-                        into -= w;
-                        false
-                    })
-                    .unwrap_or(parts.saturating_sub(1));
-                (task, part)
+                let mut found = (task, 0, 0);
+                for part in 0..self.plan.parts(task) {
+                    let weight = self.plan.part_weight(task, part);
+                    found = (task, part, weight);
+                    if into < u128::from(weight) {
+                        break;
+                    }
+                    into -= u128::from(weight);
+                }
+                found
             })
-            .filter(|&(task, _)| self.plan.parts(task) > 0)
+            .filter(|&(task, _, _)| self.plan.parts(task) > 0)
             .collect()
     }
 }
@@ -294,12 +293,13 @@ mod tests {
         // The heaviest task is picked about as often as its share of the weight says.
         let heaviest = line.order[0];
         let share = job.weights()[heaviest] as f64 / line.total as f64;
-        let hits = picks.iter().filter(|&&(t, _)| t == heaviest).count() as f64;
+        let hits = picks.iter().filter(|&&(t, _, _)| t == heaviest).count() as f64;
         assert!(
             (hits / 100_000.0 - share).abs() < 1e-4 + share * 0.01,
             "{hits} {share}"
         );
-        for &(task, part) in &picks {
+        for &(task, part, weight) in &picks {
+            assert_eq!(weight, job.plan.part_weight(task, part));
             assert!(part < job.plan.parts(task));
         }
     }
