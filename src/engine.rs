@@ -252,6 +252,25 @@ impl Plan {
         }
     }
 
+    /// An estimate of the time part `part` of task `index` takes, in `clock`'s time (the
+    /// time of the calling thread so far, from any fixed start): the part timed as it runs,
+    /// or, for the join engine's units of many pieces, one pair of pieces drawn by `seed`,
+    /// scaled ([`join::Plan::time_part`]).
+    pub fn time_part(
+        &self,
+        index: usize,
+        part: usize,
+        seed: u64,
+        clock: &dyn Fn() -> std::time::Duration,
+    ) -> std::time::Duration {
+        if let Plan::Join(plan) = self {
+            return plan.time_part(index, part, seed, clock);
+        }
+        let start = clock();
+        std::hint::black_box(self.run_part(index, part));
+        clock().saturating_sub(start)
+    }
+
     /// The estimated size of part `part` of task `index`, in the units of [`Plan::weight`]:
     /// a task's weight is the sum over its parts.
     pub fn part_weight(&self, index: usize, part: usize) -> u64 {

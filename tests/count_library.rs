@@ -80,7 +80,7 @@ fn the_join_engine_refuses_sizes_it_does_not_count() {
 #[test]
 fn a_tight_memory_limit_gives_the_same_count_in_pieces_or_falls_back() {
     let n = 14;
-    let table = nqueens::join::table_bytes(n) as u64;
+    let table = nqueens::join::table_bytes(n, 1);
     let per_board = nqueens::join::bytes_per_half_board(n) as u64;
     let least = table + nqueens::join::MIN_PIECE as u64 * per_board;
     // Just enough for the smallest pieces: the join engine runs, in pieces.
@@ -382,7 +382,7 @@ fn quarter_table_sizes_match_an_independent_count() {
             .filter(|&n| nqueens::join::supports(n))
         {
             let index = ((1u64 << (2 * h)) + 1) * 4;
-            let bytes = nqueens::join::table_bytes(n) as u64;
+            let bytes = nqueens::join::table_bytes(n, 1);
             assert_eq!(
                 bytes,
                 index + entries * 8,

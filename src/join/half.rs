@@ -2,7 +2,7 @@
 //! beside a south one on the other columns, written out as the patterns of diagonals the
 //! other side can reach.
 
-use super::quarter::{Quarter, View};
+use super::quarter::{Rows, View};
 use super::{Diagonals, Shape};
 
 /// The `k` lowest members of `set` (all of them when it has fewer): the first subset of
@@ -51,19 +51,29 @@ pub(super) struct Cursor {
     north_at: usize,
 }
 
-/// One side of a unit: the quarters its half-boards come from, its rows and columns, and the
-/// queens placed before the join (whose diagonals its patterns carry).
-pub(super) struct Side<'t> {
-    pub(super) shape: Shape,
-    pub(super) quarter: &'t Quarter,
+/// Which quarters one side of a unit takes its half-boards from, on which rows and columns,
+/// beside which queens placed before the join (whose diagonals its patterns carry).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Place {
     pub(super) north: View,
     pub(super) south: View,
     /// The side's first column on the board.
     pub(super) first_column: u32,
+    /// The north quarter's rows and the south's, each in its own bit order (bit `i` its
+    /// `i`-th row from the top).
     pub(super) north_rows: u32,
     pub(super) south_rows: u32,
     pub(super) columns: u32,
     pub(super) blocked: Diagonals,
+}
+
+/// One side of a unit: its place, and the table's placements on its quarters' rows.
+pub(super) struct Side<'t> {
+    pub(super) shape: Shape,
+    pub(super) place: Place,
+    /// The north-west table's placements on the north quarter's rows, and on the south's.
+    pub(super) north_table: Rows<'t>,
+    pub(super) south_table: Rows<'t>,
 }
 
 impl Side<'_> {
@@ -73,8 +83,8 @@ impl Side<'_> {
     fn key(&self, d: Diagonals) -> u64 {
         let Shape { h, far, .. } = self.shape;
         let window = (1u64 << h) - 1;
-        let anti = (d.anti >> (far + self.first_column)) & window;
-        let main = (d.main >> (2 * far - self.first_column)) & window;
+        let anti = (d.anti >> (far + self.place.first_column)) & window;
+        let main = (d.main >> (2 * far - self.place.first_column)) & window;
         anti | main << h
     }
 
@@ -88,18 +98,18 @@ impl Side<'_> {
         piece: usize,
         cursor: &mut Cursor,
     ) -> bool {
-        let k = self.north_rows.count_ones();
+        let k = self.place.north_rows.count_ones();
         if cursor.north_cols.count_ones() != k {
             // A new cursor: the first column set of the north rows' size.
-            cursor.north_cols = lowest_members(self.columns, k);
+            cursor.north_cols = lowest_members(self.place.columns, k);
         }
         loop {
             let north_cols = cursor.north_cols;
-            let south_cols = self.columns ^ north_cols;
+            let south_cols = self.place.columns ^ north_cols;
             // The south entries clear of the placed queens, once per column split, as
             // (key, pattern): the key holds the diagonals a north entry could share.
             souths.clear();
-            let (entries, flipped) = self.south.get(self.quarter, self.south_rows, south_cols);
+            let (entries, flipped) = self.south_entries(south_cols);
             // Whether entries are stored upside down is known per run of them: a
             // constant in each loop, so that a table stored whole pays nothing for it.
             if flipped {
@@ -107,7 +117,7 @@ impl Side<'_> {
             } else {
                 self.place_souths::<false>(entries, souths);
             }
-            let (norths, flipped) = self.north.get(self.quarter, self.north_rows, north_cols);
+            let (norths, flipped) = self.north_entries(north_cols);
             if souths.is_empty() {
                 cursor.north_at = norths.len();
             }
@@ -120,11 +130,27 @@ impl Side<'_> {
                 return false;
             }
             cursor.north_at = 0;
-            match next_subset(north_cols, self.columns) {
+            match next_subset(north_cols, self.place.columns) {
                 Some(next) => cursor.north_cols = next,
                 None => return true,
             }
         }
+    }
+
+    /// The north quarter's entries on its `columns`, and whether they are stored upside down.
+    #[inline(always)]
+    fn north_entries(&self, columns: u32) -> (&[[u32; 2]], bool) {
+        let h = self.shape.h;
+        self.north_table
+            .get(self.place.north.table_columns(h, columns))
+    }
+
+    /// The south quarter's likewise.
+    #[inline(always)]
+    fn south_entries(&self, columns: u32) -> (&[[u32; 2]], bool) {
+        let h = self.shape.h;
+        self.south_table
+            .get(self.place.south.table_columns(h, columns))
     }
 
     /// Appends the south `entries` clear of the placed queens to `souths`, as (key,
@@ -132,8 +158,8 @@ impl Side<'_> {
     #[inline(always)]
     fn place_souths<const FLIPPED: bool>(&self, entries: &[[u32; 2]], souths: &mut Vec<[u64; 2]>) {
         for &entry in entries {
-            let s = self.south.place::<FLIPPED>(self.shape, entry);
-            if !s.meets(self.blocked) {
+            let s = self.place.south.place::<FLIPPED>(self.shape, entry);
+            if !s.meets(self.place.blocked) {
                 souths.push([self.key(s), self.shape.pattern(s)]);
             }
         }
@@ -152,14 +178,15 @@ impl Side<'_> {
     ) -> bool {
         while cursor.north_at < norths.len() {
             let n = self
+                .place
                 .north
                 .place::<FLIPPED>(self.shape, norths[cursor.north_at]);
             cursor.north_at += 1;
-            if n.meets(self.blocked) {
+            if n.meets(self.place.blocked) {
                 continue;
             }
             let key = self.key(n);
-            let pattern = self.shape.pattern(n.join(self.blocked));
+            let pattern = self.shape.pattern(n.join(self.place.blocked));
             // Written without a branch on the data: every candidate is stored, and the end
             // moves past it only when it fits.
             out.reserve(souths.len());
@@ -182,13 +209,13 @@ impl Side<'_> {
 
     /// An upper bound of the half-boards of this side (pairs of quarter entries).
     pub(super) fn bound(&self) -> u64 {
-        let k = self.north_rows.count_ones();
-        let first = lowest_members(self.columns, k);
-        std::iter::successors(Some(first), |&cols| next_subset(cols, self.columns))
+        let k = self.place.north_rows.count_ones();
+        let first = lowest_members(self.place.columns, k);
+        std::iter::successors(Some(first), |&cols| next_subset(cols, self.place.columns))
             .map(|north_cols| {
-                let south_cols = self.columns ^ north_cols;
-                let (norths, _) = self.north.get(self.quarter, self.north_rows, north_cols);
-                let (souths, _) = self.south.get(self.quarter, self.south_rows, south_cols);
+                let south_cols = self.place.columns ^ north_cols;
+                let (norths, _) = self.north_entries(north_cols);
+                let (souths, _) = self.south_entries(south_cols);
                 norths.len() as u64 * souths.len() as u64
             })
             .sum()

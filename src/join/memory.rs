@@ -1,13 +1,37 @@
 //! What the join engine holds in memory, and the piece size that keeps it under a limit
-//! (`--max-memory`): the quarter table plus one piece of half-boards of each side per thread.
+//! (`--max-memory`): the quarter table (or each thread's tables built on demand) plus one
+//! piece of half-boards of each side per thread.
 
 use super::Shape;
 use super::index::Chunking;
-use super::quarter::table_bytes;
+use super::quarter::whole_bytes;
+use super::slice::{MOST_ON_KEY, ON_DEMAND_FROM, Slice};
+
+/// The memory the quarter tables of the n x n board take on `threads` threads, in bytes,
+/// without building them: the whole table up to n = 25; from n = 26 on, the count of
+/// placements of every row set and the four tables of single row sets each thread builds
+/// (two for each side of its unit).
+pub fn table_bytes(n: u32, threads: usize) -> u64 {
+    let h = Shape::new(n).h;
+    if h >= ON_DEMAND_FROM {
+        (1u64 << h) * 8 + threads.max(1) as u64 * 4 * Slice::most_bytes(h)
+    } else {
+        whole_bytes(h)
+    }
+}
+
+/// The most south entries a side appends at once past its piece: those of one set of rows
+/// and columns of the h x h quarter.
+pub(super) fn longest_run(h: u32) -> usize {
+    MOST_ON_KEY[h as usize] as usize
+}
 
 /// Half-boards a thread holds of each side by default: beyond this, a unit is joined in
-/// pieces.
-pub const DEFAULT_PIECE: usize = 1 << 20;
+/// pieces. Units reach it from n = 23 on; there, larger pieces prune more (each piece pair
+/// costs about `p^1.6` for pieces of `p`, the cuts growing with `p`): the median unit of
+/// n = 26 took 46.6 s in pieces of 2^20, 31.2 s in 2^22 and 26.6 s in 2^24 (one thread). The
+/// index takes some 100 bytes a half-board, so 2^22 keeps a thread within about half a GB.
+pub const DEFAULT_PIECE: usize = 1 << 22;
 
 /// The smallest piece [`piece_for`] settles for: smaller ones would repeat the generation of
 /// the other side too often to be worth running.
@@ -32,14 +56,14 @@ pub fn bytes_per_half_board(n: u32) -> usize {
 /// quarter table and pieces of [`MIN_PIECE`] half-boards.
 pub fn least_bytes(n: u32, threads: usize) -> u64 {
     let per_piece = (threads.max(1) * bytes_per_half_board(n)) as u64;
-    table_bytes(n) as u64 + MIN_PIECE as u64 * per_piece
+    table_bytes(n, threads) + MIN_PIECE as u64 * per_piece
 }
 
 /// The piece size that keeps the join engine's data for the n x n board on `threads` threads
 /// within `limit` bytes: the quarter table, and one piece of each side per thread.
 /// [`crate::Error::Memory`] when even pieces of [`MIN_PIECE`] do not fit.
 pub fn piece_for(n: u32, limit: u64, threads: usize) -> Result<usize, crate::error::Error> {
-    let table = table_bytes(n) as u64;
+    let table = table_bytes(n, threads);
     let per_piece = (threads.max(1) * bytes_per_half_board(n)) as u64;
     let piece = limit.saturating_sub(table) / per_piece;
     if piece < MIN_PIECE as u64 {

@@ -38,31 +38,36 @@
 
 mod half;
 mod index;
+mod layout;
 mod memory;
 mod quarter;
 mod simd;
+mod slice;
 mod squeeze;
+mod unit;
 
+pub use memory::table_bytes;
 pub use memory::{DEFAULT_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes, piece_for};
-pub use quarter::table_bytes;
 
-use half::{Cursor, Side};
-use index::CutPlan;
-use index::Index;
-use quarter::{Quarter, View};
+use half::{Place, Side};
+use layout::{Job, Layout, jobs_of, layouts, units};
+use quarter::{Quarter, Rows, View};
 use simd::Build;
-use squeeze::Gather;
-use std::cell::RefCell;
+use slice::{ON_DEMAND_FROM, Slice, row_totals};
 use std::sync::OnceLock;
+use unit::SCRATCH;
 
 /// The smallest board the join engine counts.
 pub const MIN_N: u32 = 4;
 
-/// The largest board the join engine counts. Its quarter table holds the placements of
+/// The largest board the join engine counts. Its quarter tables hold the placements of
 /// queens in a quarter: some 6.4 * 10^8 of them for the 12 x 12 quarters of `n = 24, 25`,
 /// 2.6 GB as stored (half of them, see `quarter`), ten times that for the next size, past
-/// what most machines hold. (Counting `n = 24` would take some 50 core-hours, extrapolated.)
-pub const MAX_N: u32 = 25;
+/// what most machines hold; from `n = 26` on, each thread builds the placements on the rows
+/// its unit reads (`slice`), at most 4.7 * 10^6 a row set at `n = 26, 27` and some 2.4 *
+/// 10^7 at 28. The patterns of half-boards would fit in their words to `n = 32`; 28 is the
+/// size still within reach of a cluster.
+pub const MAX_N: u32 = 28;
 
 /// From this size on, `Engine::Auto` picks the join engine: below it, both engines take
 /// milliseconds and the search needs no table.
@@ -135,142 +140,31 @@ impl Shape {
     }
 }
 
-/// The queens placed before the join (the middle row and column of odd boards) and what they
-/// leave: rows are `h` north bits then `h` south bits, columns `h` bits of each half. The
-/// placed queens count as part of the east half-board, so the west half-boards of a set of
-/// rows are the same under every layout and are built once for all of them.
-#[derive(Clone, Copy, Debug)]
-struct Layout {
-    blocked: Diagonals,
-    rows: u32,
-    east: u32,
-    /// How many boards of the whole each counted one stands for (8 for a placement of
-    /// middle queens that the symmetries move to eight others).
-    weight: u32,
-    /// Whether the rest of the board keeps the up-down and left-right symmetries.
-    symmetric: bool,
-}
-
-fn layouts(shape: Shape) -> Vec<Layout> {
-    let Shape { n, h, .. } = shape;
-    let all = (1u32 << h) - 1;
-    let full = Layout {
-        blocked: Diagonals::default(),
-        rows: (1u32 << (2 * h)) - 1,
-        east: all,
-        weight: 1,
-        symmetric: true,
-    };
-    if n % 2 == 0 {
-        return vec![full];
-    }
-    let queen = |r: u32, c: u32| Diagonals {
-        anti: 1 << (r + c),
-        main: 1 << (r + n - 1 - c),
-    };
-    // The centre queen.
-    let mut list = vec![Layout {
-        blocked: queen(h, h),
-        ..full
-    }];
-    // The middle column's queen `a` rows below the centre, the middle row's `b` columns right
-    // of it: the eight symmetries act on (a, b) as signed swaps, and |a| = |b| would attack.
-    for a in 1..=h {
-        for b in a + 1..=h {
-            list.push(Layout {
-                blocked: queen(h + a, h).join(queen(h, h + b)),
-                rows: full.rows & !(1 << (h + a - 1)),
-                east: all & !(1 << (b - 1)),
-                weight: 8,
-                symmetric: false,
-            });
-        }
-    }
-    list
-}
-
-/// The east side of a unit under one layout, and what each of its pairs is worth.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Job {
-    layout: u32,
-    /// The size of the orbit of the unit's rows under the symmetries the layout keeps, times
-    /// the layout's weight.
-    multiplicity: u32,
-}
-
-/// One unit of work: the west rows `west_rows` and the layouts they are joined under.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Unit {
-    west_rows: u32,
-    jobs: std::ops::Range<usize>,
-}
-
 /// A numbered task of the join engine: a run of units whose first rows have the same sides.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JoinTask {
     units: std::ops::Range<usize>,
 }
 
-/// Reverses the `2h` row bits: row `r` becomes row `n - 1 - r`.
-fn reverse_rows(rows: u32, h: u32) -> u32 {
-    rows.reverse_bits() >> (32 - 2 * h)
+/// Where the sides of units read the quarter's placements: one table of them all, built
+/// before the first task, or, from [`ON_DEMAND_FROM`] on, tables of the few rows each unit
+/// reads, built by the thread that counts it, and how many placements every row set has.
+enum Table {
+    Whole(Quarter),
+    OnDemand { row_totals: Vec<u64> },
 }
 
-/// How many times the east rows `east` of a symmetric layout are counted: 0 unless they are
-/// the least of their images under the up-down flip and the left-right mirror, else the
-/// number of distinct images.
-fn orbit_multiplicity(east: u32, rows: u32, h: u32) -> u32 {
-    let flip = reverse_rows(east, h);
-    let mirror = rows ^ east;
-    let orbit = [east, flip, mirror, reverse_rows(mirror, h)];
-    if orbit.iter().any(|&t| t < east) {
-        return 0;
-    }
-    let mut distinct = orbit;
-    distinct.sort_unstable();
-    1 + distinct.windows(2).filter(|w| w[0] != w[1]).count() as u32
-}
-
-/// Every west row set with the layouts it is joined under, in increasing order of the set.
-fn units(shape: Shape, layouts: &[Layout]) -> (Vec<Unit>, Vec<Job>) {
-    let h = shape.h;
-    let all = (1u32 << (2 * h)) - 1;
-    let mut units = Vec::new();
-    let mut jobs = Vec::new();
-    let mut west = 0u32;
-    loop {
-        if west.count_ones() == h {
-            let first = jobs.len();
-            for (index, layout) in layouts.iter().enumerate() {
-                if west & !layout.rows != 0 {
-                    continue;
-                }
-                let east = layout.rows ^ west;
-                let multiplicity = if layout.symmetric {
-                    orbit_multiplicity(east, layout.rows, h)
-                } else {
-                    1
-                };
-                if multiplicity > 0 {
-                    jobs.push(Job {
-                        layout: index as u32,
-                        multiplicity: multiplicity * layout.weight,
-                    });
-                }
-            }
-            if jobs.len() > first {
-                units.push(Unit {
-                    west_rows: west,
-                    jobs: first..jobs.len(),
-                });
-            }
+impl Table {
+    /// The table's placements on the rows `rows` of quarter `view`, from the whole table or
+    /// from `slot`, rebuilt for those rows unless it holds them.
+    #[inline(always)]
+    fn rows<'a>(&'a self, slot: &'a mut Slice, h: u32, view: View, rows: u32) -> Rows<'a> {
+        let rows = view.table_rows(h, rows);
+        match self {
+            Table::Whole(quarter) => quarter.rows(rows),
+            Table::OnDemand { .. } => slot.rows(h, rows),
         }
-        if west == all {
-            break;
-        }
-        west += 1;
     }
-    (units, jobs)
 }
 
 /// The tasks of the join engine for the n x n board: the units grouped by the sides (west or
@@ -278,13 +172,13 @@ fn units(shape: Shape, layouts: &[Layout]) -> (Vec<Unit>, Vec<Job>) {
 pub struct Plan {
     shape: Shape,
     layouts: Vec<Layout>,
-    units: Vec<Unit>,
-    jobs: Vec<Job>,
+    /// The units' west rows, grouped into tasks.
+    units: Vec<u32>,
     tasks: Vec<JoinTask>,
     piece: usize,
     /// The unit count's instruction-set build, chosen when the plan is made.
     build: Build,
-    quarter: OnceLock<Quarter>,
+    table: OnceLock<Table>,
 }
 
 impl Plan {
@@ -298,13 +192,13 @@ impl Plan {
         let shape = Shape::new(n);
         let depth = clamp_depth(n, depth);
         let layouts = layouts(shape);
-        let (mut units, jobs) = units(shape, &layouts);
+        let mut units = units(shape, &layouts);
         let prefix = prefix_mask(shape, depth);
-        units.sort_by_key(|u| (u.west_rows & prefix, u.west_rows));
+        units.sort_by_key(|&west| (west & prefix, west));
         let mut tasks = Vec::new();
         let mut start = 0;
         for i in 1..=units.len() {
-            if i == units.len() || units[i].west_rows & prefix != units[start].west_rows & prefix {
+            if i == units.len() || units[i] & prefix != units[start] & prefix {
                 tasks.push(JoinTask { units: start..i });
                 start = i;
             }
@@ -313,11 +207,10 @@ impl Plan {
             shape,
             layouts,
             units,
-            jobs,
             tasks,
             piece: DEFAULT_PIECE,
             build: Build::best(),
-            quarter: OnceLock::new(),
+            table: OnceLock::new(),
         }
     }
 
@@ -332,11 +225,11 @@ impl Plan {
         self.piece = piece.max(64);
     }
 
-    /// The most this plan holds on `threads` threads: its quarter table and one piece of
+    /// The most this plan holds on `threads` threads: its quarter tables and one piece of
     /// half-boards of each side per thread ([`bytes_per_half_board`]).
     pub fn memory_bytes(&self, threads: usize) -> u64 {
         let per_thread = (self.piece * bytes_per_half_board(self.shape.n)) as u64;
-        table_bytes(self.shape.n) as u64 + threads.max(1) as u64 * per_thread
+        table_bytes(self.shape.n, threads) + threads.max(1) as u64 * per_thread
     }
 
     /// How many tasks there are.
@@ -349,15 +242,26 @@ impl Plan {
         self.tasks.is_empty()
     }
 
-    /// The quarter table, built on first use (on the current thread's rayon pool).
-    fn quarter(&self) -> &Quarter {
-        self.quarter.get_or_init(|| Quarter::build(self.shape.h))
+    /// The quarter table, or the row totals of tables built on demand: built on first use
+    /// (on the current thread's rayon pool).
+    fn table(&self) -> &Table {
+        self.table.get_or_init(|| {
+            let h = self.shape.h;
+            if h >= ON_DEMAND_FROM {
+                Table::OnDemand {
+                    row_totals: row_totals(h),
+                }
+            } else {
+                Table::Whole(Quarter::build(h))
+            }
+        })
     }
 
-    /// Builds the quarter table now on `threads` threads, unless it is built: the tasks
-    /// share it, and the first of them would otherwise build it alone while the others wait.
+    /// Builds what the tasks share now, on `threads` threads, unless it is built: the
+    /// quarter table (or the row totals), which the first task would otherwise build alone
+    /// while the others wait.
     pub fn prepare(&self, threads: usize) {
-        if self.quarter.get().is_some() {
+        if self.table.get().is_some() {
             return;
         }
         let pool = rayon::ThreadPoolBuilder::new()
@@ -365,7 +269,7 @@ impl Plan {
             .build();
         // Without a pool, the first task builds it.
         if let Ok(pool) = pool {
-            pool.install(|| self.quarter());
+            pool.install(|| self.table());
         }
     }
 
@@ -382,14 +286,19 @@ impl Plan {
         self.tasks[index].units.len()
     }
 
+    /// The west rows of part `part` of task `index`.
+    fn unit(&self, index: usize, part: usize) -> u32 {
+        self.units[self.tasks[index].units.start + part]
+    }
+
     /// The number of solutions part `part` of task `index` stands for: the task's value is
     /// the sum over its parts.
     pub fn run_part(&self, index: usize, part: usize) -> u128 {
-        let quarter = self.quarter();
-        let unit = &self.units[self.tasks[index].units.start + part];
+        let table = self.table();
+        let west_rows = self.unit(index, part);
         SCRATCH.with(|scratch| {
             self.build
-                .count_unit(self, quarter, unit, &mut scratch.borrow_mut())
+                .count_unit(self, table, west_rows, &mut scratch.borrow_mut(), None)
         })
     }
 
@@ -410,14 +319,27 @@ impl Plan {
     /// slower than linearly in the largest units, whose cuts prune more (fitted to every
     /// task's time at n = 18 to 21; the product `W E` that bounds the pairs over-weighted
     /// the largest units several times over, and an ETA that follows it ran 15 to 28 % short
-    /// at 5 % of the work). Integer arithmetic only: every machine deals the same shards.
+    /// at 5 % of the work). With tables built on demand, the pairs are estimated from the
+    /// placements on each quarter's rows ([`Plan::pairs_estimate`]). Integer arithmetic
+    /// only: every machine deals the same shards.
     pub fn part_weight(&self, index: usize, part: usize) -> u64 {
-        let quarter = self.quarter();
-        let unit = &self.units[self.tasks[index].units.start + part];
-        let west = self.west(quarter, unit).bound();
-        let east = self.jobs[unit.jobs.clone()]
+        let table = self.table();
+        let west_rows = self.unit(index, part);
+        let mut jobs = Vec::new();
+        jobs_of(self.shape, &self.layouts, west_rows, &mut jobs);
+        let pairs = |place: Place| match table {
+            Table::Whole(quarter) => {
+                let h = self.shape.h;
+                let north = quarter.rows(place.north.table_rows(h, place.north_rows));
+                let south = quarter.rows(place.south.table_rows(h, place.south_rows));
+                self.side(place, north, south).bound()
+            }
+            Table::OnDemand { row_totals } => self.pairs_estimate(place, row_totals),
+        };
+        let west = pairs(self.west(west_rows));
+        let east = jobs
             .iter()
-            .map(|job| self.east(quarter, unit, *job).bound())
+            .map(|&job| pairs(self.east(west_rows, job)))
             .fold(0u64, u64::saturating_add);
         let x = u128::from(west) * 16 + u128::from(east) * 5;
         // x^(7/8) = sqrt(x * x^(1/2) * x^(1/4)).
@@ -426,28 +348,40 @@ impl Plan {
         u64::try_from(weight).unwrap_or(u64::MAX).max(1)
     }
 
-    fn west<'q>(&self, quarter: &'q Quarter, unit: &Unit) -> Side<'q> {
+    /// The pairs of quarter entries of a side, estimated from the placements on its
+    /// quarters' rows (`row_totals`): as if a quarter's placements were spread evenly over
+    /// the sets of columns of their size, `T_N T_S C(c, k) / (C(h, k) C(h, c - k))` for `c`
+    /// columns, `k` of them north.
+    fn pairs_estimate(&self, place: Place, row_totals: &[u64]) -> u64 {
         let h = self.shape.h;
-        Side {
-            shape: self.shape,
-            quarter,
+        let north = row_totals[place.north.table_rows(h, place.north_rows) as usize];
+        let south = row_totals[place.south.table_rows(h, place.south_rows) as usize];
+        let (c, k) = (place.columns.count_ones(), place.north_rows.count_ones());
+        let spread = binomial(h, k) * binomial(h, c - k);
+        let pairs = u128::from(north) * u128::from(south) * binomial(c, k) / spread.max(1);
+        u64::try_from(pairs).unwrap_or(u64::MAX)
+    }
+
+    /// The west side of the unit on `west_rows`.
+    fn west(&self, west_rows: u32) -> Place {
+        let h = self.shape.h;
+        Place {
             north: View::NorthWest,
             south: View::SouthWest,
             first_column: 0,
-            north_rows: unit.west_rows & ((1 << h) - 1),
-            south_rows: unit.west_rows >> h,
+            north_rows: west_rows & ((1 << h) - 1),
+            south_rows: west_rows >> h,
             columns: (1 << h) - 1,
             blocked: Diagonals::default(),
         }
     }
 
-    fn east<'q>(&self, quarter: &'q Quarter, unit: &Unit, job: Job) -> Side<'q> {
+    /// The east side of the unit on `west_rows` under `job`'s layout.
+    fn east(&self, west_rows: u32, job: Job) -> Place {
         let h = self.shape.h;
         let layout = self.layouts[job.layout as usize];
-        let rows = layout.rows ^ unit.west_rows;
-        Side {
-            shape: self.shape,
-            quarter,
+        let rows = layout.rows ^ west_rows;
+        Place {
             north: View::NorthEast,
             south: View::SouthEast,
             first_column: self.shape.far,
@@ -458,72 +392,22 @@ impl Plan {
         }
     }
 
-    /// The solutions of one unit: pairs of compatible half-boards under each of its layouts.
-    /// Inlined into each instruction-set build ([`Build::count_unit`]), with the bit gather
-    /// of that build.
-    #[inline(always)]
-    fn count_unit_with<G: Gather>(
-        &self,
-        gather: G,
-        quarter: &Quarter,
-        unit: &Unit,
-        scratch: &mut Scratch,
-    ) -> u128 {
-        let west = self.west(quarter, unit);
-        let piece = self.piece;
-        let cuts = CutPlan::new(self.shape);
-        let Scratch {
-            east: east_buf,
-            west: west_buf,
-            west_souths,
-            east_souths,
-            index,
-        } = scratch;
-        let mut total = 0u128;
-        let mut west_at = Cursor::default();
-        // A side's buffer holds a piece and at most one run of south entries more.
-        let most = piece + quarter.longest;
-        west_buf.clear();
-        west_buf.reserve_exact(most);
-        east_buf.clear();
-        east_buf.reserve_exact(most);
-        let mut west_done = west.fill(west_buf, west_souths, piece, &mut west_at);
-        // Without closures: they would not inherit the target features of this build.
-        loop {
-            index.build(gather, &cuts, west_buf);
-            // The east half-boards of consecutive layouts of one multiplicity (all but the
-            // centre queen's on odd boards) are counted together, a piece at a time: a
-            // layout's alone are few, and a count has a cost per bucket and group besides
-            // its cost per half-board.
-            let jobs = &self.jobs[unit.jobs.clone()];
-            east_buf.clear();
-            for (i, &job) in jobs.iter().enumerate() {
-                let east = self.east(quarter, unit, job);
-                let mut east_at = Cursor::default();
-                let last_of_its_multiplicity = jobs
-                    .get(i + 1)
-                    .is_none_or(|next| next.multiplicity != job.multiplicity);
-                loop {
-                    let done = east.fill(east_buf, east_souths, piece, &mut east_at);
-                    // A full piece, or the last layout of this multiplicity: count them.
-                    if !done || last_of_its_multiplicity {
-                        let pairs = index.count(gather, east_buf);
-                        total += u128::from(pairs) * u128::from(job.multiplicity);
-                        east_buf.clear();
-                    }
-                    if done {
-                        break;
-                    }
-                }
-            }
-            if west_done {
-                break;
-            }
-            west_buf.clear();
-            west_done = west.fill(west_buf, west_souths, piece, &mut west_at);
+    fn side<'t>(&self, place: Place, north_table: Rows<'t>, south_table: Rows<'t>) -> Side<'t> {
+        Side {
+            shape: self.shape,
+            place,
+            north_table,
+            south_table,
         }
-        total
     }
+}
+
+/// The binomial coefficient `C(n, k)` (0 when `k > n`).
+fn binomial(n: u32, k: u32) -> u128 {
+    if k > n {
+        return 0;
+    }
+    (0..k).fold(1u128, |c, i| c * u128::from(n - i) / u128::from(i + 1))
 }
 
 /// The grouping depth a join plan uses when `depth` is asked for.
@@ -544,32 +428,17 @@ fn prefix_mask(shape: Shape, depth: u32) -> u32 {
 pub fn auto_depth(n: u32) -> u32 {
     let wanted = MOST_THREADS * TASKS_PER_THREAD;
     let shape = Shape::new(n);
-    let (units, _) = units(shape, &layouts(shape));
+    let units = units(shape, &layouts(shape));
     let deepest = clamp_depth(n, MAX_DEPTH);
     (1..=deepest)
         .find(|&depth| {
             let prefix = prefix_mask(shape, depth);
-            let mut prefixes: Vec<u32> = units.iter().map(|u| u.west_rows & prefix).collect();
+            let mut prefixes: Vec<u32> = units.iter().map(|&west| west & prefix).collect();
             prefixes.sort_unstable();
             prefixes.dedup();
             prefixes.len() >= wanted
         })
         .unwrap_or(deepest)
-}
-
-/// A thread's buffers, kept between units so that joining allocates only when a unit is
-/// larger than any before it.
-#[derive(Default)]
-struct Scratch {
-    east: Vec<u64>,
-    west: Vec<u64>,
-    west_souths: Vec<[u64; 2]>,
-    east_souths: Vec<[u64; 2]>,
-    index: Index,
-}
-
-thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 #[cfg(test)]
@@ -605,7 +474,7 @@ mod tests {
                 let mut plan = Plan::new(n, 3).with_piece(piece);
                 plan.build = build;
                 let quarter = Quarter::build_with(plan.shape.h, halved);
-                assert!(plan.quarter.set(quarter).is_ok());
+                assert!(plan.table.set(Table::Whole(quarter)).is_ok());
                 let total: u128 = (0..plan.len()).map(|i| plan.run(i)).sum();
                 let name = build.name();
                 assert_eq!(
@@ -614,6 +483,56 @@ mod tests {
                     "{name} n = {n} halved {halved}"
                 );
             }
+        }
+    }
+
+    /// Tables built on demand (row set by row set, as from n = 26 on) give the table's
+    /// totals with every build, whole and in small pieces, on boards small enough to check.
+    #[test]
+    fn tables_built_on_demand_count_the_same() {
+        for build in Build::all() {
+            for (n, piece) in [(4, 64), (9, 64), (12, DEFAULT_PIECE), (15, 64), (16, 4096)] {
+                let mut plan = Plan::new(n, 3).with_piece(piece);
+                plan.build = build;
+                let row_totals = row_totals(plan.shape.h);
+                assert!(plan.table.set(Table::OnDemand { row_totals }).is_ok());
+                let total: u128 = (0..plan.len()).map(|i| plan.run(i)).sum();
+                let name = build.name();
+                assert_eq!(Some(total), known::total(n), "{name} n = {n}");
+            }
+        }
+    }
+
+    /// The pairs estimated from row totals (the weights from n = 26 on) follow the pairs
+    /// the whole table bounds: summed over all units within a tenth, unit by unit within a
+    /// factor of a few for most.
+    #[test]
+    fn estimated_pairs_follow_the_bounds() {
+        for n in [15, 16, 17] {
+            let plan = Plan::new(n, 8);
+            let h = plan.shape.h;
+            let whole = Quarter::build_with(h, false);
+            let totals = row_totals(h);
+            let (mut bounds, mut estimates, mut far) = (0u128, 0u128, 0);
+            let mut jobs = Vec::new();
+            for &west in &plan.units {
+                jobs.clear();
+                jobs_of(plan.shape, &plan.layouts, west, &mut jobs);
+                let places = std::iter::once(plan.west(west))
+                    .chain(jobs.iter().map(|&job| plan.east(west, job)));
+                for place in places {
+                    let north = whole.rows(place.north.table_rows(h, place.north_rows));
+                    let south = whole.rows(place.south.table_rows(h, place.south_rows));
+                    let bound = plan.side(place, north, south).bound();
+                    let estimate = plan.pairs_estimate(place, &totals);
+                    bounds += u128::from(bound);
+                    estimates += u128::from(estimate);
+                    far += usize::from(estimate > 4 * bound + 16 || bound > 4 * estimate + 16);
+                }
+            }
+            let ratio = estimates as f64 / bounds as f64;
+            assert!((0.9..1.1).contains(&ratio), "n = {n}: {ratio}");
+            assert!(far * 20 < plan.units.len(), "n = {n}: {far} far off");
         }
     }
 

@@ -11,7 +11,7 @@ use super::{Diagonals, Shape};
 ///
 /// From [`HALVED_FROM`] on, only row sets no greater than their reversal are stored (a little
 /// over half the placements): the others are the up-down flips of stored ones, read through
-/// [`View::get`] with a flag that [`View::place`] undoes.
+/// [`Quarter::rows`] with a flag that [`View::place`] undoes.
 pub(super) struct Quarter {
     h: u32,
     /// Whether only some row sets are stored ([`stored`]).
@@ -20,8 +20,6 @@ pub(super) struct Quarter {
     /// unless `rows` is stored ([`stored`]).
     offsets: Vec<u32>,
     entries: Vec<[u32; 2]>,
-    /// The most entries filed under one key.
-    pub(super) longest: usize,
 }
 
 /// The quarter size from which the table keeps only the row sets no greater than their
@@ -92,21 +90,64 @@ impl Quarter {
                 *slot += 1;
             });
         });
-        let longest = offsets.windows(2).map(|w| (w[1] - w[0]) as usize).max();
         Quarter {
             h,
             halved,
             offsets,
             entries,
-            longest: longest.unwrap_or(0),
         }
     }
+}
+
+impl Quarter {
+    /// The entries on the north-west table's `rows`, filed by their columns.
+    #[inline(always)]
+    pub(super) fn rows(&self, rows: u32) -> Rows<'_> {
+        let flipped = self.halved && !stored(self.h, rows);
+        let rows = if flipped { reverse(self.h, rows) } else { rows };
+        let first = (rows as usize) << self.h;
+        Rows {
+            offsets: &self.offsets[first..=first + (1 << self.h)],
+            entries: &self.entries,
+            flipped,
+        }
+    }
+}
+
+/// The placements of queens on one set of rows of the north-west quarter, filed by the
+/// columns they use: a run of the whole table ([`Quarter::rows`]) or a table of those rows
+/// alone, built when a unit needs it (`slice`).
+#[derive(Clone, Copy)]
+pub(super) struct Rows<'t> {
+    /// The entries on columns `c` are `entries[offsets[c]..offsets[c + 1]]`.
+    pub(super) offsets: &'t [u32],
+    pub(super) entries: &'t [[u32; 2]],
+    /// Whether the entries are those of the rows' up-down flip (to be undone by
+    /// [`View::place`]).
+    pub(super) flipped: bool,
+}
+
+impl<'t> Rows<'t> {
+    /// The entries on the north-west table's `columns`, and whether they are stored upside
+    /// down.
+    #[inline(always)]
+    pub(super) fn get(&self, columns: u32) -> (&'t [[u32; 2]], bool) {
+        let c = columns as usize;
+        let range = self.offsets[c] as usize..self.offsets[c + 1] as usize;
+        (&self.entries[range], self.flipped)
+    }
+}
+
+/// Reverses the `h` low bits of `x`: row (or column) `i` becomes `h - 1 - i`.
+#[inline(always)]
+pub(super) fn reverse(h: u32, x: u32) -> u32 {
+    x.reverse_bits() >> (32 - h)
 }
 
 /// Whether the table stores the placements on `rows`: those no greater than their reversal
 /// (row `i` becomes row `h - 1 - i`).
 fn stored(h: u32, rows: u32) -> bool {
-    rows <= rows.reverse_bits() >> (32 - h)
+    rows <= reverse(h, rows)
 }
 
 /// Places queens (or none) in the quarter's rows `i..`, calling `found` with every placement.
@@ -161,23 +202,24 @@ pub(super) enum View {
 }
 
 impl View {
-    /// The entries of this quarter that use `rows` and `columns` (in its own bit order: bit
-    /// `i` is its `i`-th row or column from the top or the left), and whether they are
-    /// stored upside down (to be passed to [`View::place`]).
+    /// The north-west table's rows for this quarter's `rows` (in its own bit order: bit `i`
+    /// is its `i`-th row from the top).
     #[inline(always)]
-    pub(super) fn get(self, q: &Quarter, rows: u32, columns: u32) -> (&[[u32; 2]], bool) {
-        let reverse = |x: u32| x.reverse_bits() >> (32 - q.h);
-        let (rows, columns) = match self {
-            View::NorthWest => (rows, columns),
-            View::NorthEast => (rows, reverse(columns)),
-            View::SouthWest => (reverse(rows), columns),
-            View::SouthEast => (reverse(rows), reverse(columns)),
-        };
-        let flipped = q.halved && !stored(q.h, rows);
-        let rows = if flipped { reverse(rows) } else { rows };
-        let key = ((rows << q.h) | columns) as usize;
-        let entries = &q.entries[q.offsets[key] as usize..q.offsets[key + 1] as usize];
-        (entries, flipped)
+    pub(super) fn table_rows(self, h: u32, rows: u32) -> u32 {
+        match self {
+            View::NorthWest | View::NorthEast => rows,
+            View::SouthWest | View::SouthEast => reverse(h, rows),
+        }
+    }
+
+    /// The north-west table's columns for this quarter's `columns` (bit `j` its `j`-th
+    /// column from the left).
+    #[inline(always)]
+    pub(super) fn table_columns(self, h: u32, columns: u32) -> u32 {
+        match self {
+            View::NorthWest | View::SouthWest => columns,
+            View::NorthEast | View::SouthEast => reverse(h, columns),
+        }
     }
 
     /// An entry's diagonals in whole-board coordinates; `FLIPPED` as [`View::get`] said.
@@ -253,15 +295,15 @@ const STORED_ENTRIES: [u64; 13] = [
     322_269_833,
 ];
 
-/// The memory the quarter table of the n x n board takes, in bytes, without building it.
-pub fn table_bytes(n: u32) -> usize {
-    let h = Shape::new(n).h;
+/// The memory the whole quarter table of an h x h quarter (h at most 12) takes, in bytes,
+/// without building it.
+pub(super) fn whole_bytes(h: u32) -> u64 {
     let entries = if h >= HALVED_FROM {
         STORED_ENTRIES[h as usize]
     } else {
         QUARTER_ENTRIES[h as usize]
     };
-    ((1usize << (2 * h)) + 1) * 4 + entries as usize * 8
+    ((1u64 << (2 * h)) + 1) * 4 + entries * 8
 }
 
 #[cfg(test)]
@@ -289,8 +331,8 @@ mod tests {
         let mut kept = 0;
         for rows in 0..1u32 << h {
             for columns in 0..1u32 << h {
-                let (all, _) = View::NorthWest.get(&whole, rows, columns);
-                let (some, flipped) = View::NorthWest.get(&halved, rows, columns);
+                let (all, _) = whole.rows(rows).get(columns);
+                let (some, flipped) = halved.rows(rows).get(columns);
                 assert_eq!(all.len(), some.len());
                 if !flipped {
                     assert_eq!(all, some);

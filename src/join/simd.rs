@@ -3,9 +3,9 @@
 //! ([`Build::best`]); the builds that gather bits with BMI2's `PEXT` carry the proof of that
 //! check ([`Bmi2`]), so no safe code reaches an instruction the processor lacks.
 
-use super::quarter::Quarter;
 use super::squeeze::{Gather, Portable, Squeeze};
-use super::{Plan, Scratch, Unit};
+use super::unit::{Sampler, Scratch};
+use super::{Plan, Table};
 
 /// Proof that the processor has BMI2 (with POPCNT, BMI1 and LZCNT): made only in this file,
 /// after the run-time check, so a value's existence makes `PEXT` sound.
@@ -88,18 +88,23 @@ impl Build {
     pub(super) fn count_unit(
         self,
         plan: &Plan,
-        quarter: &Quarter,
-        unit: &Unit,
+        table: &Table,
+        west_rows: u32,
         scratch: &mut Scratch,
+        sampler: Option<&mut Sampler>,
     ) -> u128 {
         match self.0 {
-            Isa::Portable => plan.count_unit_with(Portable, quarter, unit, scratch),
+            Isa::Portable => plan.count_unit_with(Portable, table, west_rows, scratch, sampler),
             // SAFETY: `Isa::Avx2` and `Isa::Avx512` are made only by `Build::all`, after
             // checking every feature their functions enable.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2(bmi2) => unsafe { count_unit_avx2(bmi2, plan, quarter, unit, scratch) },
+            Isa::Avx2(bmi2) => unsafe {
+                count_unit_avx2(bmi2, plan, table, west_rows, scratch, sampler)
+            },
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512(bmi2) => unsafe { count_unit_avx512(bmi2, plan, quarter, unit, scratch) },
+            Isa::Avx512(bmi2) => unsafe {
+                count_unit_avx512(bmi2, plan, table, west_rows, scratch, sampler)
+            },
         }
     }
 }
@@ -112,11 +117,12 @@ impl Build {
 unsafe fn count_unit_avx512(
     bmi2: Bmi2,
     plan: &Plan,
-    quarter: &Quarter,
-    unit: &Unit,
+    table: &Table,
+    west_rows: u32,
     scratch: &mut Scratch,
+    sampler: Option<&mut Sampler>,
 ) -> u128 {
-    plan.count_unit_with(bmi2, quarter, unit, scratch)
+    plan.count_unit_with(bmi2, table, west_rows, scratch, sampler)
 }
 
 /// # Safety
@@ -127,9 +133,10 @@ unsafe fn count_unit_avx512(
 unsafe fn count_unit_avx2(
     bmi2: Bmi2,
     plan: &Plan,
-    quarter: &Quarter,
-    unit: &Unit,
+    table: &Table,
+    west_rows: u32,
     scratch: &mut Scratch,
+    sampler: Option<&mut Sampler>,
 ) -> u128 {
-    plan.count_unit_with(bmi2, quarter, unit, scratch)
+    plan.count_unit_with(bmi2, table, west_rows, scratch, sampler)
 }

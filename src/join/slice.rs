@@ -1,0 +1,247 @@
+//! Quarter tables built on demand, for boards whose whole table no machine holds (25 GB at
+//! n = 26 and 27, some 250 GB at 28): each thread builds the placements on the few row sets
+//! its current unit reads, a few MB to some tens of MB each, and the weights of units come
+//! from how many placements each row set has ([`row_totals`]), counted without storing them.
+
+use super::quarter::{Rows, reverse};
+
+/// The quarter size from which the join engine builds its quarter tables on demand (n = 26
+/// on): the whole table at h = 12 (n = 24, 25) is 2.6 GB as stored, ten times that at 13.
+pub(super) const ON_DEMAND_FROM: u32 = 13;
+
+/// The largest quarter the join engine reads (n = 28, 29).
+pub(super) const MAX_H: u32 = 14;
+
+/// The most placements on one set of rows of an h x h quarter, for h = 0..=14: a slice's
+/// size, known without the walk (which takes minutes at h = 14) so that a memory limit is
+/// checked at once. The test below walks the small ones.
+pub(super) const MOST_ON_ROWS: [u64; MAX_H as usize + 1] = [
+    1, 1, 2, 4, 10, 26, 92, 296, 1_174, 5_366, 26_548, 143_140, 788_698, 4_684_690, 0,
+];
+
+/// The most placements on one set of rows and one set of columns of an h x h quarter, for
+/// h = 0..=14: the longest run of south entries a side appends at once.
+pub(super) const MOST_ON_KEY: [u64; MAX_H as usize + 1] =
+    [1, 1, 1, 2, 2, 10, 10, 40, 92, 352, 946, 3_571, 15_003, 0, 0];
+
+/// The placements on one set of rows of the north-west quarter, built when a unit reads it
+/// and kept while the next units read the same rows.
+#[derive(Default)]
+pub(super) struct Slice {
+    /// The quarter's size and the rows held, if any: a thread's slices serve every plan it
+    /// counts for.
+    held: Option<(u32, u32)>,
+    /// The entries on columns `c` are `entries[offsets[c]..offsets[c + 1]]`.
+    offsets: Vec<u32>,
+    entries: Vec<[u32; 2]>,
+}
+
+impl Slice {
+    /// The placements on the north-west quarter's `rows`, built unless they are held.
+    pub(super) fn rows(&mut self, h: u32, rows: u32) -> Rows<'_> {
+        if self.held != Some((h, rows)) {
+            self.build(h, rows);
+        }
+        Rows {
+            offsets: &self.offsets,
+            entries: &self.entries,
+            flipped: false,
+        }
+    }
+
+    /// Walks the placements on `rows` twice: once to count them by columns, once to file
+    /// them. Reuses the buffers, growing them only to the exact size a slice needs.
+    fn build(&mut self, h: u32, rows: u32) {
+        self.held = None;
+        let keys = 1usize << h;
+        self.offsets.clear();
+        self.offsets.resize(keys + 1, 0);
+        place_on_rows(h, rows, &mut |columns, _| {
+            self.offsets[columns as usize + 1] += 1
+        });
+        for c in 0..keys {
+            self.offsets[c + 1] += self.offsets[c];
+        }
+        let total = self.offsets[keys] as usize;
+        self.entries.clear();
+        self.entries.reserve_exact(total);
+        self.entries.resize(total, [0, 0]);
+        // offsets[c] is where the next entry on columns c goes; afterwards it is where the
+        // entries on c + 1 start, and the offsets move up by one place.
+        let (offsets, entries) = (&mut self.offsets, &mut self.entries);
+        place_on_rows(h, rows, &mut |columns, d| {
+            let slot = &mut offsets[columns as usize];
+            entries[*slot as usize] = d;
+            *slot += 1;
+        });
+        offsets.copy_within(0..keys, 1);
+        offsets[0] = 0;
+        self.held = Some((h, rows));
+    }
+
+    /// The bytes a slice of an h x h quarter holds at most.
+    pub(super) fn most_bytes(h: u32) -> u64 {
+        ((1u64 << h) + 1) * 4 + MOST_ON_ROWS[h as usize] * 8
+    }
+}
+
+/// Calls `found(columns, diagonals)` for every placement of one queen on each of `rows` of
+/// the h x h north-west quarter, none attacking another, in the table's encoding (anti
+/// diagonals `i + j`, main diagonals `i - j + h - 1`).
+fn place_on_rows(h: u32, rows: u32, found: &mut impl FnMut(u32, [u32; 2])) {
+    fn walk(h: u32, rest: u32, columns: u32, d: [u32; 2], found: &mut impl FnMut(u32, [u32; 2])) {
+        if rest == 0 {
+            found(columns, d);
+            return;
+        }
+        let i = rest.trailing_zeros();
+        let all = (1u32 << h) - 1;
+        // Column j meets anti-diagonal i + j and main diagonal i - j + h - 1.
+        let taken = columns | ((d[0] >> i) & all) | reverse(h, (d[1] >> i) & all);
+        let mut free = all & !taken;
+        while free != 0 {
+            let j = free.trailing_zeros();
+            free &= free - 1;
+            let queen = [1 << (i + j), 1 << (i + h - 1 - j)];
+            let next = [d[0] | queen[0], d[1] | queen[1]];
+            walk(h, rest & (rest - 1), columns | 1 << j, next, found);
+        }
+    }
+    walk(h, rows, 0, [0, 0], found);
+}
+
+/// How many placements each set of rows of the h x h quarter has: entry `r` for rows `r`.
+/// Counted by a walk row by row that counts the last row's choices at once, in parallel on
+/// the current rayon pool (17 s of one core at h = 13 in a first measurement, ten times that
+/// at 14).
+pub(super) fn row_totals(h: u32) -> Vec<u64> {
+    use rayon::prelude::*;
+    if h == 0 {
+        return vec![1];
+    }
+    // The walks below the first `split` rows run in parallel, each from one of their
+    // placements.
+    let split = h.min(4) - 1;
+    let mut starts = Vec::new();
+    tally(
+        h,
+        0,
+        split,
+        Walk::default(),
+        &mut |walk| starts.push(walk),
+        &mut [],
+    );
+    starts
+        .into_par_iter()
+        .fold(
+            || vec![0u64; 1 << h],
+            |mut totals, start| {
+                tally(h, split, h, start, &mut |_| {}, &mut totals);
+                totals
+            },
+        )
+        .reduce(
+            || vec![0u64; 1 << h],
+            |mut a, b| {
+                a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                a
+            },
+        )
+}
+
+/// A placement on the rows above row `i`, as the walk of [`tally`] carries it: the rows it
+/// uses, its columns, and the columns its anti and main diagonals reach in row `i`.
+#[derive(Clone, Copy, Default)]
+struct Walk {
+    rows: u32,
+    columns: u32,
+    anti: u32,
+    main: u32,
+}
+
+/// Walks rows `i..stop`: at `stop < h`, hands each placement to `at_stop`; at `stop = h`,
+/// adds each to `totals`, counting the last row's choices with one popcount.
+fn tally(h: u32, i: u32, stop: u32, w: Walk, at_stop: &mut impl FnMut(Walk), totals: &mut [u64]) {
+    let all = (1u32 << h) - 1;
+    let mut free = all & !(w.columns | w.anti | w.main);
+    if stop == h && i == h - 1 {
+        totals[w.rows as usize] += 1;
+        totals[(w.rows | 1 << i) as usize] += u64::from(free.count_ones());
+        return;
+    }
+    if i == stop {
+        at_stop(w);
+        return;
+    }
+    // The row stays empty, or takes a queen on a free column.
+    let skip = Walk {
+        anti: w.anti >> 1,
+        main: (w.main << 1) & all,
+        ..w
+    };
+    tally(h, i + 1, stop, skip, at_stop, totals);
+    while free != 0 {
+        let b = free & free.wrapping_neg();
+        free ^= b;
+        let next = Walk {
+            rows: w.rows | 1 << i,
+            columns: w.columns | b,
+            anti: (w.anti | b) >> 1,
+            main: ((w.main | b) << 1) & all,
+        };
+        tally(h, i + 1, stop, next, at_stop, totals);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::quarter::Quarter;
+    use super::*;
+
+    /// A slice built on demand holds, column set by column set, the entries the whole table
+    /// holds for its rows (in any order), and the row totals are the slices' sizes.
+    #[test]
+    fn slices_hold_what_the_whole_table_holds() {
+        for h in [1, 4, 7] {
+            let whole = Quarter::build_with(h, false);
+            let totals = row_totals(h);
+            let mut slice = Slice::default();
+            for rows in 0..1u32 << h {
+                let on_demand = slice.rows(h, rows);
+                let table = whole.rows(rows);
+                let mut size = 0;
+                for columns in 0..1u32 << h {
+                    let mut a = on_demand.get(columns).0.to_vec();
+                    let mut b = table.get(columns).0.to_vec();
+                    a.sort_unstable();
+                    b.sort_unstable();
+                    assert_eq!(a, b, "h = {h}, rows {rows:b}, columns {columns:b}");
+                    size += a.len() as u64;
+                }
+                assert_eq!(totals[rows as usize], size, "h = {h}, rows {rows:b}");
+            }
+        }
+    }
+
+    /// The known sizes are those of the walks.
+    #[test]
+    fn the_most_placements_known_are_those_of_the_walk() {
+        for h in 0..=10 {
+            let totals = row_totals(h);
+            assert_eq!(
+                totals.iter().max().copied(),
+                Some(MOST_ON_ROWS[h as usize]),
+                "h = {h}"
+            );
+            let mut longest = 0;
+            let mut slice = Slice::default();
+            for rows in 0..1u32 << h {
+                let on_demand = slice.rows(h, rows);
+                for columns in 0..1u32 << h {
+                    longest = longest.max(on_demand.get(columns).0.len() as u64);
+                }
+            }
+            assert_eq!(longest, MOST_ON_KEY[h as usize], "h = {h}");
+        }
+    }
+}

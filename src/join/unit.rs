@@ -1,0 +1,312 @@
+//! Counting one unit: the west half-boards indexed a piece at a time, the east ones of every
+//! layout counted against each piece; and timing a sample of a large unit's pieces, which
+//! `count --estimate` uses where a unit takes minutes (n = 26 on).
+
+use super::half::Cursor;
+use super::index::{CutPlan, Index};
+use super::layout::{Job, jobs_of};
+use super::memory::longest_run;
+use super::slice::Slice;
+use super::squeeze::Gather;
+use super::{Plan, Table};
+use std::cell::RefCell;
+use std::time::Duration;
+
+/// A thread's buffers, kept between units so that joining allocates only when a unit is
+/// larger than any before it.
+#[derive(Default)]
+pub(super) struct Scratch {
+    east: Vec<u64>,
+    west: Vec<u64>,
+    west_souths: Vec<[u64; 2]>,
+    east_souths: Vec<[u64; 2]>,
+    index: Index,
+    /// The unit's layouts.
+    jobs: Vec<Job>,
+    /// The quarter tables built on demand: the west side's north and south rows, the east
+    /// side's.
+    slices: [Slice; 4],
+}
+
+thread_local! {
+    pub(super) static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// What a count of a unit does besides counting, to time a sample of it: which pieces it
+/// joins, and how long each step took. A count without one joins every piece.
+pub(super) struct Sampler<'c> {
+    /// The west piece whose index is built and queried (`None`: none, the pieces are only
+    /// generated and counted), and the east piece (in the order they are counted) that is
+    /// queried against it.
+    pick: Option<(usize, usize)>,
+    clock: &'c dyn Fn() -> Duration,
+    /// How many pieces each side came in (the east side's for one west piece).
+    pub(super) west_pieces: usize,
+    pub(super) east_pieces: usize,
+    /// Time generating the west side, all of it; building the picked piece's index;
+    /// generating the east side once; querying the picked east piece.
+    pub(super) west_generation: Duration,
+    pub(super) build: Duration,
+    pub(super) east_generation: Duration,
+    pub(super) query: Duration,
+}
+
+impl<'c> Sampler<'c> {
+    /// A sampler that only generates both sides and counts their pieces.
+    pub(super) fn pieces(clock: &'c dyn Fn() -> Duration) -> Sampler<'c> {
+        Sampler {
+            pick: None,
+            clock,
+            west_pieces: 0,
+            east_pieces: 0,
+            west_generation: Duration::ZERO,
+            build: Duration::ZERO,
+            east_generation: Duration::ZERO,
+            query: Duration::ZERO,
+        }
+    }
+
+    /// A sampler that joins west piece `west` with east piece `east` alone.
+    pub(super) fn pick(clock: &'c dyn Fn() -> Duration, west: usize, east: usize) -> Self {
+        Sampler {
+            pick: Some((west, east)),
+            ..Sampler::pieces(clock)
+        }
+    }
+
+    /// Whether west piece `k` is indexed; whether the east side is generated beside it.
+    fn indexes(&self, k: usize) -> (bool, bool) {
+        match self.pick {
+            None => (false, k == 0),
+            Some((west, _)) => (k == west, k == west),
+        }
+    }
+
+    fn queries(&self, east: usize) -> bool {
+        self.pick.is_some_and(|(_, e)| e == east)
+    }
+}
+
+/// The clock of a sampler, if any: `None` costs nothing in a plain count.
+fn now(sampler: &Option<&mut Sampler>) -> Option<Duration> {
+    sampler.as_ref().map(|s| (s.clock)())
+}
+
+/// The time since `start` (zero without a sampler).
+fn since(sampler: &Option<&mut Sampler>, start: Option<Duration>) -> Duration {
+    match (now(sampler), start) {
+        (Some(end), Some(start)) => end.saturating_sub(start),
+        _ => Duration::ZERO,
+    }
+}
+
+impl Plan {
+    /// The solutions of one unit: pairs of compatible half-boards under each of its layouts.
+    /// Inlined into each instruction-set build ([`super::simd::Build::count_unit`]), with the
+    /// bit gather of that build. With a sampler, joins only the pieces it picks and times the
+    /// steps (the count is then partial).
+    #[inline(always)]
+    pub(super) fn count_unit_with<G: Gather>(
+        &self,
+        gather: G,
+        table: &Table,
+        west_rows: u32,
+        scratch: &mut Scratch,
+        mut sampler: Option<&mut Sampler>,
+    ) -> u128 {
+        let h = self.shape.h;
+        let piece = self.piece;
+        let cuts = CutPlan::new(self.shape);
+        let Scratch {
+            east: east_buf,
+            west: west_buf,
+            west_souths,
+            east_souths,
+            index,
+            jobs,
+            slices: [west_north, west_south, east_north, east_south],
+        } = scratch;
+        jobs.clear();
+        jobs_of(self.shape, &self.layouts, west_rows, jobs);
+        let place = self.west(west_rows);
+        let west = self.side(
+            place,
+            table.rows(west_north, h, place.north, place.north_rows),
+            table.rows(west_south, h, place.south, place.south_rows),
+        );
+        let mut total = 0u128;
+        let mut west_at = Cursor::default();
+        // A side's buffer holds a piece and at most one run of south entries more.
+        let most = piece + longest_run(h);
+        west_buf.clear();
+        west_buf.reserve_exact(most);
+        east_buf.clear();
+        east_buf.reserve_exact(most);
+        let start = now(&sampler);
+        let mut west_done = west.fill(west_buf, west_souths, piece, &mut west_at);
+        let mut west_generation = since(&sampler, start);
+        let mut west_piece = 0;
+        // Without closures: they would not inherit the target features of this build.
+        loop {
+            let (indexed, east_generated) = match &sampler {
+                None => (true, true),
+                Some(s) => s.indexes(west_piece),
+            };
+            if indexed {
+                let start = now(&sampler);
+                index.build(gather, &cuts, west_buf);
+                if let Some(s) = sampler.as_deref_mut() {
+                    s.build = since(&Some(&mut *s), start);
+                }
+            }
+            // The east half-boards of consecutive layouts of one multiplicity (all but the
+            // centre queen's on odd boards) are counted together, a piece at a time: a
+            // layout's alone are few, and a count has a cost per bucket and group besides
+            // its cost per half-board.
+            east_buf.clear();
+            let mut east_piece = 0;
+            let mut query = Duration::ZERO;
+            let start = now(&sampler);
+            for (i, &job) in jobs.iter().enumerate().filter(|_| east_generated) {
+                let place = self.east(west_rows, job);
+                let east = self.side(
+                    place,
+                    table.rows(east_north, h, place.north, place.north_rows),
+                    table.rows(east_south, h, place.south, place.south_rows),
+                );
+                let mut east_at = Cursor::default();
+                let last_of_its_multiplicity = jobs
+                    .get(i + 1)
+                    .is_none_or(|next| next.multiplicity != job.multiplicity);
+                loop {
+                    let done = east.fill(east_buf, east_souths, piece, &mut east_at);
+                    // A full piece, or the last layout of this multiplicity: count them.
+                    if !done || last_of_its_multiplicity {
+                        match &sampler {
+                            None => {
+                                let pairs = index.count(gather, east_buf);
+                                total += u128::from(pairs) * u128::from(job.multiplicity);
+                            }
+                            Some(s) if s.queries(east_piece) => {
+                                let start = now(&sampler);
+                                let pairs = index.count(gather, east_buf);
+                                total += u128::from(pairs) * u128::from(job.multiplicity);
+                                query = since(&sampler, start);
+                            }
+                            Some(_) => {}
+                        }
+                        east_piece += 1;
+                        east_buf.clear();
+                    }
+                    if done {
+                        break;
+                    }
+                }
+            }
+            if let (Some(s), true) = (sampler.as_deref_mut(), east_generated) {
+                let elapsed = since(&Some(&mut *s), start);
+                s.east_generation = elapsed.saturating_sub(query);
+                s.query = query;
+                s.east_pieces = east_piece;
+            }
+            west_piece += 1;
+            if west_done {
+                break;
+            }
+            west_buf.clear();
+            let start = now(&sampler);
+            west_done = west.fill(west_buf, west_souths, piece, &mut west_at);
+            west_generation += since(&sampler, start);
+        }
+        if let Some(s) = sampler {
+            s.west_pieces = west_piece;
+            s.west_generation = west_generation;
+        }
+        total
+    }
+
+    /// An estimate of the time part `part` of task `index` takes, in `clock`'s time: the part
+    /// timed whole where it is one piece a side (or a few on the east side), else from one
+    /// pair of pieces drawn by `seed` (all pairs equally likely) and the time of generating
+    /// the pieces, scaled to all pairs. Unbiased over the draw.
+    pub fn time_part(
+        &self,
+        index: usize,
+        part: usize,
+        seed: u64,
+        clock: &dyn Fn() -> Duration,
+    ) -> Duration {
+        let table = self.table();
+        let west_rows = self.unit(index, part);
+        let run = |sampler: Option<&mut Sampler>| {
+            SCRATCH.with(|scratch| {
+                let scratch = &mut scratch.borrow_mut();
+                self.build
+                    .count_unit(self, table, west_rows, scratch, sampler)
+            })
+        };
+        let mut pieces = Sampler::pieces(clock);
+        run(Some(&mut pieces));
+        let (wests, easts) = (pieces.west_pieces.max(1), pieces.east_pieces.max(1));
+        if wests == 1 && easts <= 4 {
+            let start = clock();
+            std::hint::black_box(run(None));
+            return clock().saturating_sub(start);
+        }
+        let west = (seed % wests as u64) as usize;
+        let east = ((seed >> 32) % easts as u64) as usize;
+        let mut pick = Sampler::pick(clock, west, east);
+        std::hint::black_box(run(Some(&mut pick)));
+        let per_west_piece = pick.build + pieces.east_generation + pick.query * easts as u32;
+        pieces.west_generation + per_west_piece * wests as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::cell::Cell;
+
+    /// The pairs of pieces a sample draws from partition the unit: joined one pair at a time,
+    /// every pair once, they count what the unit counts, on odd boards (many layouts) and
+    /// even ones; and a unit of many pieces is timed from one pair.
+    #[test]
+    fn pairs_of_pieces_add_up_to_the_unit() {
+        let ticks = Cell::new(0u64);
+        let clock = || {
+            ticks.set(ticks.get() + 1);
+            Duration::from_nanos(ticks.get())
+        };
+        for n in [13, 14] {
+            let plan = Plan::new(n, 8).with_piece(64);
+            let table = plan.table();
+            let mut many = 0;
+            for index in (0..plan.len()).step_by(7) {
+                let west_rows = plan.unit(index, 0);
+                let run = |sampler: Option<&mut Sampler>| {
+                    let scratch = &mut Scratch::default();
+                    plan.build
+                        .count_unit(&plan, table, west_rows, scratch, sampler)
+                };
+                let mut pieces = Sampler::pieces(&clock);
+                assert_eq!(
+                    run(Some(&mut pieces)),
+                    0,
+                    "n = {n}: counted while counting pieces"
+                );
+                let mut sum = 0;
+                for west in 0..pieces.west_pieces {
+                    for east in 0..pieces.east_pieces {
+                        sum += run(Some(&mut Sampler::pick(&clock, west, east)));
+                    }
+                }
+                assert_eq!(sum, run(None), "n = {n}, task {index}");
+                if pieces.west_pieces > 1 {
+                    many += 1;
+                    assert!(plan.time_part(index, 0, 12345, &clock) > Duration::ZERO);
+                }
+            }
+            assert!(many > 0, "n = {n}: no unit of many pieces");
+        }
+    }
+}
