@@ -79,8 +79,13 @@ pub fn supports(n: u32) -> bool {
 }
 
 /// The deepest grouping of units into tasks: depth `d` groups them by the sides of the
-/// queens in the first `2d` rows.
-pub const MAX_DEPTH: u32 = 8;
+/// queens in the first `2d` rows, and from `d = n / 2` on every unit is a task of its own.
+pub const MAX_DEPTH: u32 = 14;
+
+/// The board size past which [`auto_depth`] wants more tasks, eight times more each size (as
+/// the work grows about eightfold): at n = 22 the 4,096 tasks take some 3 core-seconds each,
+/// at n = 26 its 2.6 million units (each a task) about 100.
+pub const MORE_TASKS_FROM: u32 = 22;
 
 /// Tasks per worker thread that [`auto_depth`] provides for, for up to [`MOST_THREADS`]
 /// threads: units differ in size by orders of magnitude, and many tasks keep the idle tail
@@ -422,11 +427,14 @@ fn prefix_mask(shape: Shape, depth: u32) -> u32 {
 }
 
 /// The shallowest grouping that gives [`MOST_THREADS`] threads [`TASKS_PER_THREAD`] tasks
-/// each, or the deepest when none does. It depends on `n` alone, not on the threads, so
-/// machines with different core counts (shards, MPI ranks, a resumed checkpoint) make the
-/// same tasks; more tasks cost nothing, since a task's work is its units either way.
+/// each (eight times as many for each size past [`MORE_TASKS_FROM`], so that tasks stay small
+/// enough for a checkpoint, a sample and a cluster of thousands of ranks), or the deepest
+/// when none does. It depends on `n` alone, not on the threads, so machines with different
+/// core counts (shards, MPI ranks, a resumed checkpoint) make the same tasks; more tasks
+/// cost nothing, since a task's work is its units either way.
 pub fn auto_depth(n: u32) -> u32 {
-    let wanted = MOST_THREADS * TASKS_PER_THREAD;
+    let more = 8usize.saturating_pow(n.saturating_sub(MORE_TASKS_FROM));
+    let wanted = (MOST_THREADS * TASKS_PER_THREAD).saturating_mul(more);
     let shape = Shape::new(n);
     let units = units(shape, &layouts(shape));
     let deepest = clamp_depth(n, MAX_DEPTH);
@@ -549,9 +557,9 @@ mod tests {
             plan.len()
         );
         assert_eq!(plan.tasks, Plan::new(18, depth).tasks);
-        assert_eq!(auto_depth(16), MAX_DEPTH);
+        assert_eq!(auto_depth(16), 8);
         // Deeper groupings split tasks, never merge them: depth 8 is one unit per task here.
-        let lens: Vec<usize> = (1..=MAX_DEPTH).map(|d| Plan::new(16, d).len()).collect();
+        let lens: Vec<usize> = (1..=8).map(|d| Plan::new(16, d).len()).collect();
         assert!(lens.windows(2).all(|w| w[0] <= w[1]), "{lens:?}");
         assert_eq!(lens[7], Plan::new(16, 8).units.len());
     }
