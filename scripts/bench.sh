@@ -115,7 +115,7 @@ for n in $sizes; do
       full | mirror) flags=(--engine search --symmetry "$engine") ;;
     esac
     for t in $threads; do
-      # The join engine counts n = 4 to 25 only: it says so with exit 2, and is skipped.
+      # The join engine counts n = 4 to 28 only: it says so with exit 2, and is skipped.
       status=0
       got=$("$bin" count "$n" -j "$t" "${flags[@]}" --quiet 2>/dev/null) || status=$?
       if [ "$status" = 2 ] && [ "$engine" = join ]; then

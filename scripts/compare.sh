@@ -12,7 +12,7 @@ Cross-checks the join engine against the search and the known counts (OEIS A0001
 reports each engine's time and peak memory. Exits 1 at the first disagreement.
 
   -n A..B   board sizes, 1 <= A <= B <= 32, or one size N (default 4..18); the join engine
-            is skipped where it does not count (below n = 4, above n = 25)
+            is skipped where it does not count (below n = 4, above n = 28)
   -j T      worker threads (default: one per core)
   -J        the join engine alone (the search takes hours beyond n = 18)
   -o FILE   CSV file to write (default compare.csv)
@@ -81,7 +81,7 @@ echo "|---:|---|---:|---:|---:|---:|"
 for n in $(seq "$from" "$to"); do
   first=""
   for engine in $engines; do
-    # The join engine counts n = 4 to 25 only: it says so with exit 2, and is skipped.
+    # The join engine counts n = 4 to 28 only: it says so with exit 2, and is skipped.
     status=0
     line=$("$bin" count "$n" --engine "$engine" -j "$threads" --json --quiet 2>/dev/null) || status=$?
     if [ "$status" = 2 ] && [ "$engine" = join ]; then

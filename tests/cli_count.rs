@@ -412,6 +412,47 @@ fn a_memory_limit_too_small_for_n_25_is_refused_without_building_the_table() {
     assert!(stderr.contains("quarter table 2523M"), "{stderr}");
 }
 
+/// From n = 26 the join engine builds its quarter tables a row set at a time: a memory
+/// limit is checked at once against four of the largest such tables per thread (236 MB each
+/// at n = 28), without walking the quarter.
+#[test]
+fn a_memory_limit_at_n_28_counts_the_tables_each_thread_builds() {
+    let refused = |threads: &str, limit: &str| {
+        let out = nqueens()
+            .args([
+                "count",
+                "28",
+                "--engine",
+                "join",
+                "-j",
+                threads,
+                "--max-memory",
+                limit,
+            ])
+            .timeout(std::time::Duration::from_secs(30))
+            .assert()
+            .code(1);
+        String::from_utf8(out.get_output().stderr.clone()).unwrap()
+    };
+    let table = |stderr: &str| -> u64 {
+        let mebibytes = stderr
+            .split("quarter table ")
+            .nth(1)
+            .and_then(|rest| rest.split('M').next())
+            .unwrap_or_else(|| panic!("{stderr}"));
+        mebibytes.parse().unwrap_or_else(|_| panic!("{stderr}"))
+    };
+    let one = table(&refused("1", "500M"));
+    let sixteen = table(&refused("16", "8G"));
+    // Four tables of 29,555,392 placements (8 bytes each) a thread, and the row totals.
+    assert!((900..1000).contains(&one), "{one}");
+    assert_eq!(
+        sixteen.div_ceil(100),
+        (16 * (one - 1)).div_ceil(100),
+        "{sixteen} {one}"
+    );
+}
+
 #[test]
 fn the_least_memory_limit_is_one_stable_figure_that_is_enough() {
     // Regression: the figure moved with the limit given (18 MiB at 1K, 19 MiB at 18M) and

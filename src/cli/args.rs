@@ -192,8 +192,9 @@ pub struct CountArgs {
     #[arg(long)]
     pub unique: bool,
 
-    /// The engine: `join` counts by joining half-boards (n = 4 to 25: its quarter table,
-    /// 5 GB at n = 24, grows tenfold every two sizes), `search` by backtracking search
+    /// The engine: `join` counts by joining half-boards (n = 4 to 28: its quarter table,
+    /// 2.6 GB at n = 24 and 25, is built on demand a row set at a time from 26 on),
+    /// `search` by backtracking search
     /// (`dfs` is another name for it); `auto` takes the join engine from n = 14 on (and
     /// within --max-memory), the search below; `gpu` runs the search on a GPU (builds with
     /// the `gpu` feature).

@@ -64,8 +64,8 @@ pub const MIN_N: u32 = 4;
 /// queens in a quarter: some 6.4 * 10^8 of them for the 12 x 12 quarters of `n = 24, 25`,
 /// 2.6 GB as stored (half of them, see `quarter`), ten times that for the next size, past
 /// what most machines hold; from `n = 26` on, each thread builds the placements on the rows
-/// its unit reads (`slice`), at most 4.7 * 10^6 a row set at `n = 26, 27` and some 2.4 *
-/// 10^7 at 28. The patterns of half-boards would fit in their words to `n = 32`; 28 is the
+/// its unit reads (`slice`), at most 4.7 * 10^6 a row set at `n = 26, 27` and 3.0 * 10^7
+/// at 28. The patterns of half-boards would fit in their words to `n = 32`; 28 is the
 /// size still within reach of a cluster.
 pub const MAX_N: u32 = 28;
 
