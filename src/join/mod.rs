@@ -325,7 +325,7 @@ impl Plan {
     /// task's time at n = 18 to 21; the product `W E` that bounds the pairs over-weighted
     /// the largest units several times over, and an ETA that follows it ran 15 to 28 % short
     /// at 5 % of the work). With tables built on demand, the pairs are estimated from the
-    /// placements on each quarter's rows ([`Plan::pairs_estimate`]). Integer arithmetic
+    /// placements on each quarter's rows (`Plan::pairs_estimate`). Integer arithmetic
     /// only: every machine deals the same shards.
     pub fn part_weight(&self, index: usize, part: usize) -> u64 {
         let table = self.table();
