@@ -518,7 +518,7 @@ fn bad_input_is_one_line_and_exit_two() {
             &["count", "3", "--engine", "join"],
             "join engine counts boards of 4 to",
         ),
-        (&["count", "20..26", "--engine", "join"], "n = 26"),
+        (&["count", "20..29", "--engine", "join"], "n = 29"),
         (
             &["count", "8", "--engine", "join", "--symmetry", "full"],
             "--symmetry",
