@@ -40,7 +40,8 @@ pub(super) struct Sampler<'c> {
     /// queried against it.
     pick: Option<(usize, usize)>,
     clock: &'c dyn Fn() -> Duration,
-    /// How many pieces each side came in (the east side's for one west piece).
+    /// How many pieces each side came in (the east side's for one west piece; a sampler
+    /// that picks stops after its west piece, and counts only those up to it).
     pub(super) west_pieces: usize,
     pub(super) east_pieces: usize,
     /// Time generating the west side, all of it; building the picked piece's index;
@@ -85,16 +86,22 @@ impl<'c> Sampler<'c> {
     fn queries(&self, east: usize) -> bool {
         self.pick.is_some_and(|(_, e)| e == east)
     }
+
+    /// Whether the pieces after west piece `k` are wanted: all of them to count them, none
+    /// past the picked one.
+    fn goes_on_after(&self, k: usize) -> bool {
+        self.pick.is_none_or(|(west, _)| k < west)
+    }
 }
 
-/// The clock of a sampler, if any: `None` costs nothing in a plain count.
-fn now(sampler: &Option<&mut Sampler>) -> Option<Duration> {
-    sampler.as_ref().map(|s| (s.clock)())
+/// A sampler's clock read now, if there is one: `None` costs nothing in a plain count.
+fn now(clock: Option<&dyn Fn() -> Duration>) -> Option<Duration> {
+    clock.map(|clock| clock())
 }
 
-/// The time since `start` (zero without a sampler).
-fn since(sampler: &Option<&mut Sampler>, start: Option<Duration>) -> Duration {
-    match (now(sampler), start) {
+/// The time since `start` (zero without a clock).
+fn since(clock: Option<&dyn Fn() -> Duration>, start: Option<Duration>) -> Duration {
+    match (now(clock), start) {
         (Some(end), Some(start)) => end.saturating_sub(start),
         _ => Duration::ZERO,
     }
@@ -142,9 +149,10 @@ impl Plan {
         west_buf.reserve_exact(most);
         east_buf.clear();
         east_buf.reserve_exact(most);
-        let start = now(&sampler);
+        let clock = sampler.as_ref().map(|s| s.clock);
+        let start = now(clock);
         let mut west_done = west.fill(west_buf, west_souths, piece, &mut west_at);
-        let mut west_generation = since(&sampler, start);
+        let mut west_generation = since(clock, start);
         let mut west_piece = 0;
         // Without closures: they would not inherit the target features of this build.
         loop {
@@ -153,10 +161,10 @@ impl Plan {
                 Some(s) => s.indexes(west_piece),
             };
             if indexed {
-                let start = now(&sampler);
+                let start = now(clock);
                 index.build(gather, &cuts, west_buf);
                 if let Some(s) = sampler.as_deref_mut() {
-                    s.build = since(&Some(&mut *s), start);
+                    s.build = since(clock, start);
                 }
             }
             // The east half-boards of consecutive layouts of one multiplicity (all but the
@@ -166,7 +174,7 @@ impl Plan {
             east_buf.clear();
             let mut east_piece = 0;
             let mut query = Duration::ZERO;
-            let start = now(&sampler);
+            let start = now(clock);
             for (i, &job) in jobs.iter().enumerate().filter(|_| east_generated) {
                 let place = self.east(west_rows, job);
                 let east = self.side(
@@ -188,10 +196,10 @@ impl Plan {
                                 total += u128::from(pairs) * u128::from(job.multiplicity);
                             }
                             Some(s) if s.queries(east_piece) => {
-                                let start = now(&sampler);
+                                let start = now(clock);
                                 let pairs = index.count(gather, east_buf);
                                 total += u128::from(pairs) * u128::from(job.multiplicity);
-                                query = since(&sampler, start);
+                                query = since(clock, start);
                             }
                             Some(_) => {}
                         }
@@ -204,19 +212,20 @@ impl Plan {
                 }
             }
             if let (Some(s), true) = (sampler.as_deref_mut(), east_generated) {
-                let elapsed = since(&Some(&mut *s), start);
-                s.east_generation = elapsed.saturating_sub(query);
+                s.east_generation = since(clock, start).saturating_sub(query);
                 s.query = query;
                 s.east_pieces = east_piece;
             }
+            // A sampler that has joined its pair needs no more west pieces generated.
+            let goes_on = sampler.as_ref().is_none_or(|s| s.goes_on_after(west_piece));
             west_piece += 1;
-            if west_done {
+            if west_done || !goes_on {
                 break;
             }
             west_buf.clear();
-            let start = now(&sampler);
+            let start = now(clock);
             west_done = west.fill(west_buf, west_souths, piece, &mut west_at);
-            west_generation += since(&sampler, start);
+            west_generation += since(clock, start);
         }
         if let Some(s) = sampler {
             s.west_pieces = west_piece;
