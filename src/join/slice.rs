@@ -226,6 +226,20 @@ mod tests {
         }
     }
 
+    /// Regression: a thread's table was kept by its rows alone, so a count of a smaller
+    /// board on the same thread read the table of a larger one for the same row bits (an
+    /// index out of bounds at n = 4 after n = 15).
+    #[test]
+    fn a_thread_s_table_of_one_board_size_is_not_read_for_another() {
+        let mut slice = Slice::default();
+        let rows = 0b11;
+        let large = slice.rows(7, rows).offsets.len();
+        let small = slice.rows(2, rows);
+        assert_eq!((large, small.offsets.len()), ((1 << 7) + 1, (1 << 2) + 1));
+        // Two queens on the first two rows of a 2 x 2 quarter always attack.
+        assert!((0..4).all(|columns| small.get(columns).0.is_empty()));
+    }
+
     /// The known sizes are those of the walks.
     #[test]
     fn the_most_placements_known_are_those_of_the_walk() {
