@@ -36,7 +36,7 @@ pub const MAX_FIND_N: u32 = 1_000;
 /// The largest board whose search the page animates.
 pub const MAX_TRACE_N: u32 = 12;
 /// The largest board the page counts live, with the engine `nqueens count` uses: n = 21
-/// takes about six minutes on two cores, n = 22 would take about two hours (3.7 core-hours).
+/// takes about seven minutes on two cores, n = 22 would take over an hour (2.3 core-hours).
 pub const MAX_LIVE_N: u32 = 21;
 
 /// `GET /api/sizes`: every size the page offers, with the known counts and the server's
