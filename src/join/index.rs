@@ -327,8 +327,8 @@ impl Index {
         // n = 22) stay in the first-level cache while every query bucket that can pair with
         // it streams its row numbers past them. The other way round, each query bucket
         // fetched its partners' tables anew, from tables of tens of MB once units reach
-        // 2^20 half-boards: n = 22 ran 1.3 to 1.45 times slower that way (a sample of its
-        // tasks on one thread), n = 20 the same.
+        // 2^20 half-boards: n = 22 ran 1.3 to 1.5 times slower that way (a sample of its
+        // tasks on one thread), n = 20 some 10 % slower, n = 21 the same.
         for y in 0..=all {
             let groups = self.starts[y] as usize..self.starts[y + 1] as usize;
             if groups.is_empty() {
