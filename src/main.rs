@@ -8,6 +8,7 @@ use clap::error::ErrorKind;
 use cli::args::Cli;
 use cli::config::Config;
 use cli::exit::ExitCode;
+use cli::stderr::say;
 use std::io::Write;
 
 #[cfg(feature = "mimalloc")]
@@ -22,7 +23,7 @@ fn main() -> std::process::ExitCode {
     let config = match Config::from_cli(&cli) {
         Ok(config) => config,
         Err(message) => {
-            eprintln!("error: {message}");
+            say!("error: {message}");
             return ExitCode::Usage.into();
         }
     };
@@ -48,7 +49,7 @@ fn main() -> std::process::ExitCode {
         // subcommand alike.
         Err(e) if is_broken_pipe(&e) => ExitCode::Success.into(),
         Err(e) => {
-            eprintln!("error: {e:#}");
+            say!("error: {e:#}");
             if is_in_use(&e) {
                 // Another run holds the file: nothing was tried, as with a bad command line.
                 ExitCode::Usage.into()
@@ -89,7 +90,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
                 // `nqueens --help | head -1`: the reader has what it wanted.
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::Success,
                 Err(e) => {
-                    eprintln!("error: cannot write to standard output: {e}");
+                    say!("error: cannot write to standard output: {e}");
                     ExitCode::Failure
                 }
             }
@@ -106,7 +107,7 @@ fn usage_error(e: clap::Error) -> ExitCode {
                 .take_while(|line| !line.trim().is_empty())
                 .map(str::trim)
                 .collect();
-            eprintln!("{} (see 'nqueens --help')", message.join(" "));
+            say!("{} (see 'nqueens --help')", message.join(" "));
             ExitCode::Usage
         }
     }

@@ -7,6 +7,7 @@ use super::memory;
 use super::output::Output;
 use super::progress::TaskBar;
 use super::report::{Reporter, Row};
+use super::stderr::say;
 use anyhow::{Result, bail};
 use nqueens::checkpoint::{self, Checkpoint};
 use nqueens::shard::ShardResult;
@@ -41,14 +42,14 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         let mut job = prepare(config, &counter, n, fixed)?;
         if let Some((_, shards)) = config.shard.filter(|&(_, k)| k > job.plan.len()) {
             // Said before a task is estimated, and before anything is sized by K.
-            eprintln!("error: --shard: {}", job.too_many_shards(shards));
+            say!("error: --shard: {}", job.too_many_shards(shards));
             return Ok(ExitCode::Usage);
         }
         if let Some(depth) = config.split_depth.filter(|&d| d != job.split_depth)
             && !config.quiet
         {
             // Said, never done silently; `--json`'s split_depth is the real one.
-            eprintln!(
+            say!(
                 "note: --split-depth {depth} is deeper than the {} engine splits n = {n}: it \
                  splits at depth {}",
                 job.engine.name(),
@@ -75,7 +76,7 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         let ran = run_job(config, &counter, &mut job)?;
         bar.finish();
         if let Some(error) = job.gpu_fallback.get() {
-            eprintln!("warning: {error}; the CPU counted instead");
+            say!("warning: {error}; the CPU counted instead");
         }
         if let Some((index, shards)) = config.shard {
             let units = ran.values.values().sum();
@@ -93,12 +94,12 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
             && config.style == super::config::OutputStyle::Plain
         {
             match ranks {
-                1 => eprintln!("1 MPI rank took part (rank 0 counting every task)"),
-                _ => eprintln!("{ranks} MPI ranks took part (rank 0 dealing out the tasks)"),
+                1 => say!("1 MPI rank took part (rank 0 counting every task)"),
+                _ => say!("{ranks} MPI ranks took part (rank 0 dealing out the tasks)"),
             }
         }
         if let Some(message) = row.mismatch() {
-            eprintln!("error: {message}");
+            say!("error: {message}");
             code = ExitCode::Failure;
         }
     }
@@ -276,7 +277,7 @@ impl Cluster {
             && launched > 1
             && world.size() == 1
         {
-            eprintln!(
+            say!(
                 "warning: the launcher started {launched} ranks, but this program sees only one: \
                      it was probably built against another MPI library than the launcher's"
             );

@@ -1,6 +1,7 @@
 //! `nqueens gpu-info`: the GPU adapters this build can count on, best first, as a table.
 
 use super::exit::ExitCode;
+use super::stderr::say;
 use anyhow::Result;
 use std::io::Write;
 
@@ -8,7 +9,7 @@ use std::io::Write;
 pub fn run() -> Result<ExitCode> {
     let adapters = nqueens::gpu::adapters();
     if adapters.is_empty() {
-        eprintln!(
+        say!(
             "no GPU adapter found: a GPU driver is needed (for Vulkan on Debian or Ubuntu, \
              `apt-get install libvulkan1 mesa-vulkan-drivers` gives at least the software one)"
         );

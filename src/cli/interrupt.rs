@@ -6,6 +6,7 @@
 //! in half, syncs it to disk, and says how to resume. A temporary output file (the `-o` of `solve`) is removed:
 //! the file the user named never existed half-written.
 
+use super::stderr::say;
 use nqueens::checkpoint::Journal;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -55,18 +56,18 @@ pub fn install() {
                     1 => "1 finished task is".to_string(),
                     records => format!("{records} finished tasks are"),
                 };
-                eprintln!(
+                say!(
                     "{below}interrupted: {kept} kept in {}; run the same command again to resume",
                     journal.path().display()
                 );
                 std::process::exit(INTERRUPTED);
             }
-            None => eprintln!("{below}interrupted"),
+            None => say!("{below}interrupted"),
         }
         std::process::exit(INTERRUPTED);
     });
     if let Err(e) = installed {
-        eprintln!("warning: cannot catch Ctrl-C: {e}");
+        say!("warning: cannot catch Ctrl-C: {e}");
     }
 }
 

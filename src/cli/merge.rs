@@ -3,6 +3,7 @@
 use super::config::{MergeConfig, OutputStyle};
 use super::exit::ExitCode;
 use super::report::{Reporter, Row};
+use super::stderr::say;
 use anyhow::{Context, Result};
 use nqueens::shard::{self, ShardResult};
 
@@ -25,7 +26,7 @@ pub fn run(config: &MergeConfig) -> Result<ExitCode> {
     };
     Reporter::new(style, false).row(&mut std::io::stdout().lock(), &row)?;
     if let Some(message) = row.mismatch() {
-        eprintln!("error: the shards disagree with the published count: {message}");
+        say!("error: the shards disagree with the published count: {message}");
         return Ok(ExitCode::Failure);
     }
     Ok(ExitCode::Success)

@@ -16,5 +16,6 @@ pub mod progress;
 pub mod report;
 pub mod serve;
 pub mod solve;
+pub mod stderr;
 pub mod values;
 pub mod verify;

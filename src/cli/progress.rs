@@ -13,6 +13,7 @@
 //! ten seconds).
 
 use super::config::ProgressMode;
+use super::stderr::say;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nqueens::Progress;
 use std::io::IsTerminal;
@@ -127,7 +128,7 @@ impl TaskBar {
         if let (Some(mut lines), Some(latest)) = (self.take_lines(), &self.latest) {
             lines.stop();
             let latest = *latest.lock().unwrap_or_else(|e| e.into_inner());
-            eprintln!("{}", line(&lines.prefix, latest, self.started.elapsed()));
+            say!("{}", line(&lines.prefix, latest, self.started.elapsed()));
         }
     }
 }
@@ -159,7 +160,7 @@ impl Lines {
             std::thread::spawn(move || {
                 while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(interval) {
                     let progress = *latest.lock().unwrap_or_else(|e| e.into_inner());
-                    eprintln!("{}", line(&prefix, progress, started.elapsed()));
+                    say!("{}", line(&prefix, progress, started.elapsed()));
                 }
             })
         };

@@ -11,6 +11,7 @@
 
 use super::config::VerifyConfig;
 use super::exit::ExitCode;
+use super::stderr::say;
 use anyhow::Result;
 use nqueens::known;
 use nqueens::parse::{Reader, plural};
@@ -22,7 +23,7 @@ const BUFFER: usize = 1 << 16;
 
 /// Says on stderr why the input cannot be read; the exit code of that.
 fn unreadable(message: std::fmt::Arguments) -> ExitCode {
-    eprintln!("error: {message}");
+    say!("error: {message}");
     ExitCode::Usage
 }
 
@@ -104,7 +105,7 @@ pub fn run(config: &VerifyConfig) -> Result<ExitCode> {
     }
     if placements == 0 {
         // Said, so that an empty file or a pipe that gave nothing is not taken for a check.
-        eprintln!("note: the input holds no placement: nothing was read to check");
+        say!("note: the input holds no placement: nothing was read to check");
     }
     let size = expected_n.map_or_else(String::new, |n| format!(" of n = {n}"));
     writeln!(

@@ -13,6 +13,7 @@ mod streams;
 
 use super::config::ServeConfig;
 use super::exit::ExitCode;
+use crate::cli::stderr::say;
 use anyhow::{Context, Result};
 use axum::Router;
 use axum::body::Body;
@@ -23,6 +24,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use jobs::Jobs;
 use nqueens::browse::Index;
+use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -84,9 +86,14 @@ async fn serve(config: &ServeConfig) -> Result<ExitCode> {
         .context("cannot read the bound address")?;
     let url = format!("http://{addr}/");
     // The first line of stdout, for people and for scripts that start the server.
-    println!("{url}");
+    // Written, not `println!`ed: a reader that has gone (`serve | head -1`, then Ctrl-C)
+    // must not stop the server, nor its shutdown.
+    {
+        let mut stdout = std::io::stdout().lock();
+        let _ = writeln!(stdout, "{url}").and_then(|()| stdout.flush());
+    }
     if !addr.ip().is_loopback() {
-        eprintln!("warning: listening on {addr}: other machines can reach this page");
+        say!("warning: listening on {addr}: other machines can reach this page");
     }
     if config.open {
         open_browser(&url);
@@ -127,7 +134,7 @@ async fn serve(config: &ServeConfig) -> Result<ExitCode> {
         result = server => result.context("the server failed")?,
         () = grace => {}
     }
-    eprintln!("stopped");
+    say!("stopped");
     Ok(ExitCode::Success)
 }
 
@@ -327,10 +334,10 @@ fn open_browser(url: &str) {
                 if let Ok(status) = child.wait()
                     && !status.success()
                 {
-                    eprintln!("warning: cannot open a browser ({status}); open {url} yourself");
+                    say!("warning: cannot open a browser ({status}); open {url} yourself");
                 }
             });
         }
-        Err(e) => eprintln!("warning: cannot open a browser ({e}); open {url} yourself"),
+        Err(e) => say!("warning: cannot open a browser ({e}); open {url} yourself"),
     }
 }
