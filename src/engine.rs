@@ -97,7 +97,7 @@ pub enum Symmetry {
     /// independent search.
     Mirror,
     /// All eight symmetries of the square: about one board per class of eight is searched
-    /// (`src/full.rs`). The default; boards below 8 x 8 use the mirror split.
+    /// (`src/search/full.rs`). The default; boards below 8 x 8 use the mirror split.
     #[default]
     Full,
 }

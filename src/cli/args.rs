@@ -102,7 +102,7 @@ pub struct SolveArgs {
     pub format: FormatArg,
 
     /// Stop after K solutions (the first K in lexicographic order).
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = values::limit)]
     pub limit: Option<u64>,
 
     /// Write to FILE (through a temporary file beside it, renamed when complete) instead of
@@ -111,7 +111,7 @@ pub struct SolveArgs {
     pub output: Option<std::path::PathBuf>,
 
     /// Worker threads, 1 to 1024 [default: one per core].
-    #[arg(short = 'j', long, value_name = "T", value_parser = values::threads)]
+    #[arg(short = 'j', long, value_name = "T", allow_negative_numbers = true, value_parser = values::threads)]
     pub threads: Option<usize>,
 
     /// Search half the board and write each solution beside its mirror image: faster, but
@@ -180,11 +180,11 @@ pub struct CountArgs {
     pub size: Sizes,
 
     /// Worker threads, 1 to 1024 [default: one per core; never more than there are tasks].
-    #[arg(short = 'j', long, value_name = "T", value_parser = values::threads)]
+    #[arg(short = 'j', long, value_name = "T", allow_negative_numbers = true, value_parser = values::threads)]
     pub threads: Option<usize>,
 
     /// Split the work at D rows (1 to 8) instead of choosing from the thread count.
-    #[arg(long, value_name = "D", value_parser = values::split_depth)]
+    #[arg(long, value_name = "D", allow_negative_numbers = true, value_parser = values::split_depth)]
     pub split_depth: Option<u32>,
 
     /// Also count the unique solutions (classes under rotation and reflection, OEIS
@@ -210,7 +210,7 @@ pub struct CountArgs {
     /// Keep the process within SIZE of memory (like 512M or 4G; K, M, G, T are powers of
     /// 1024): the join engine then joins in smaller pieces, or `auto` falls back to the
     /// search, which needs next to none.
-    #[arg(long, value_name = "SIZE", value_parser = values::memory_size)]
+    #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = values::memory_size)]
     pub max_memory: Option<values::MemorySize>,
 
     /// The GPU to count on: the first adapter whose name contains NAME (see `nqueens
@@ -246,7 +246,7 @@ pub struct CountArgs {
 
     /// Run only shard I of K (0 <= I < K; tasks dealt by estimated size) and print its
     /// result as JSON, for `nqueens merge` (one board size only).
-    #[arg(long, value_name = "I/K", value_parser = values::shard)]
+    #[arg(long, value_name = "I/K", allow_hyphen_values = true, value_parser = values::shard)]
     pub shard: Option<(usize, usize)>,
 
     /// Write every task's number and value to FILE (tab-separated), for re-checking any

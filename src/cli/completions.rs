@@ -57,7 +57,40 @@ pub fn man() -> Result<ExitCode> {
             writeln!(page, ".fi")?;
         }
     }
+    writeln!(page, ".SH \"EXIT STATUS\"")?;
+    for (code, meaning) in super::exit::MEANINGS {
+        writeln!(page, ".TP\n\\fB{code}\\fR\n{}", roff(meaning))?;
+    }
+    writeln!(page, ".SH ENVIRONMENT")?;
+    for (variable, meaning) in ENVIRONMENT {
+        writeln!(page, ".TP\n\\fB{variable}\\fR\n{}", roff(meaning))?;
+    }
     print(&tidy(&page))
+}
+
+/// The environment variables the binary reads, for the manual's ENVIRONMENT section.
+const ENVIRONMENT: &[(&str, &str)] = &[
+    (
+        super::progress::INTERVAL_VARIABLE,
+        "milliseconds between two plain progress lines (count --progress always without a \
+         terminal); 10000 unless set, 5 at the least",
+    ),
+    (
+        "OMPI_COMM_WORLD_SIZE, PMI_SIZE, PMIX_SIZE, SLURM_NTASKS",
+        "read by count --mpi (builds with the mpi feature) to warn when the launcher started \
+         more ranks than the program sees",
+    ),
+];
+
+/// Text as roff takes it in a paragraph: backslashes and hyphens escaped, and no line that
+/// starts with a control character.
+fn roff(text: &str) -> String {
+    let escaped = text.replace('\\', "\\e").replace('-', "\\-");
+    if escaped.starts_with(['.', '\'']) {
+        format!("\\&{escaped}")
+    } else {
+        escaped
+    }
 }
 
 /// The page with its title first, as `man` and `lexgrog` expect, and the string definition

@@ -299,6 +299,10 @@ impl CountConfig {
         if let Some(path) = &args.checkpoint {
             must_be_regular(path, "a checkpoint journal")?;
         }
+        distinct_outputs(&[
+            ("--checkpoint", args.checkpoint.as_deref()),
+            ("--subtotals", args.subtotals.as_deref()),
+        ])?;
         if (args.engine == EngineArg::Gpu || args.gpu_adapter.is_some()) && !cfg!(feature = "gpu") {
             return Err(nqueens::NO_GPU_SUPPORT.into());
         }
@@ -371,4 +375,73 @@ fn must_be_regular(path: &Path, what: &str) -> Result<(), String> {
         )),
         _ => Ok(()),
     }
+}
+
+/// Refuses two outputs that are one file (`--checkpoint F --subtotals F`, a link to the other,
+/// or either one also standard output, `> F`): each would overwrite the other, and a journal
+/// overwritten at the end loses the run it was to keep.
+fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), String> {
+    let named: Vec<(&str, &Path)> = outputs
+        .iter()
+        .filter_map(|&(flag, path)| Some((flag, path?)))
+        .collect();
+    for (i, &(flag, path)) in named.iter().enumerate() {
+        for &(other, other_path) in &named[i + 1..] {
+            if same_file(path, other_path) {
+                return Err(format!(
+                    "{flag} and {other} name the same file ({}): give each its own",
+                    path.display()
+                ));
+            }
+        }
+        if is_stdout(path) {
+            return Err(format!(
+                "{flag} {} is also standard output, where the result goes: name another file",
+                path.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether two paths name one file: the same file on disk where both exist, else the same
+/// name in the same (link-resolved) directory.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (identity(a), identity(b)) {
+        (Some(a), Some(b)) => a == b,
+        (None, None) => resolved(a).is_some_and(|a| resolved(b).is_some_and(|b| a == b)),
+        _ => false,
+    }
+}
+
+/// A path with its directory resolved (links, `..`), for a file that may not exist yet.
+fn resolved(path: &Path) -> Option<PathBuf> {
+    let name = path.file_name()?;
+    let directory = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => parent,
+        _ => Path::new("."),
+    };
+    Some(std::fs::canonicalize(directory).ok()?.join(name))
+}
+
+/// Whether `path` is the regular file standard output writes to, named by its own name (a
+/// descriptor, `/dev/stdout`, is written through itself at its offset: nothing is lost).
+fn is_stdout(path: &Path) -> bool {
+    let stdout = Path::new("/dev/stdout");
+    std::fs::metadata(stdout).is_ok_and(|meta| meta.is_file())
+        && !super::output::is_own_descriptor(path)
+        && identity(path).is_some_and(|file| identity(stdout) == Some(file))
+}
+
+/// The device and inode of an existing file (after links).
+#[cfg(unix)]
+fn identity(path: &Path) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    let meta = std::fs::metadata(path).ok()?;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(path: &Path) -> Option<PathBuf> {
+    std::fs::canonicalize(path).ok()
 }

@@ -11,7 +11,7 @@ use super::stderr::say;
 use anyhow::{Result, bail};
 use nqueens::checkpoint::{self, Checkpoint};
 use nqueens::shard::ShardResult;
-use nqueens::{Counter, Job, Progress};
+use nqueens::{Counter, Engine, Job, Progress};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Instant;
@@ -56,6 +56,9 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
                 job.split_depth
             );
         }
+        if !config.quiet {
+            say_memory_fallback(config, &job, n, fixed);
+        }
         // The sizes of the tasks: what the ETA follows, what shards are dealt by, and what
         // lets the largest tasks start first.
         job.estimate_weights()?;
@@ -85,6 +88,10 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
             serde_json::to_writer(&mut out, &result)?;
             writeln!(out)?;
             out.flush()?;
+            let kept = not_kept(&ran.not_kept);
+            if code == ExitCode::Success {
+                code = kept;
+            }
             continue;
         }
         let count = counter.finish(&job, ran.values.values().sum());
@@ -102,8 +109,28 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
             say!("error: {message}");
             code = ExitCode::Failure;
         }
+        // Said once the result is out, so a full disk never costs the count itself.
+        // A wrong count outranks a lost file.
+        out.flush()?;
+        let kept = not_kept(&ran.not_kept);
+        if code == ExitCode::Success {
+            code = kept;
+        }
     }
     Ok(code)
+}
+
+/// Says each file a run could not keep; the exit code for them ([`ExitCode::NotKept`]), or
+/// success when there are none.
+fn not_kept(errors: &[anyhow::Error]) -> ExitCode {
+    for error in errors {
+        say!("error: {error:#}");
+    }
+    if errors.is_empty() {
+        ExitCode::Success
+    } else {
+        ExitCode::NotKept
+    }
 }
 
 /// The counter `config` asks for, reporting progress to `update`; `fixed` is what the
@@ -172,6 +199,39 @@ fn prepare(config: &CountConfig, counter: &Counter, n: u32, fixed: u64) -> Resul
     Ok(job)
 }
 
+/// Says when `auto` would have taken the join engine but `--max-memory` is too little for it,
+/// so the search counts instead (at n = 18 under 24M, 35 s instead of 2 s): with the least
+/// limit that would let the join engine count.
+fn say_memory_fallback(config: &CountConfig, job: &Job, n: u32, fixed: u64) {
+    let Some(limit) = &config.max_memory else {
+        return;
+    };
+    if config.engine != Engine::Auto
+        || job.engine == Engine::Join
+        || Engine::Auto.settle(n) != Ok(Engine::Join)
+    {
+        return;
+    }
+    let join = CountConfig {
+        engine: Engine::Join,
+        ..config.clone()
+    };
+    let needed = match counter(&join, &|_| {}, fixed).prepare(n) {
+        Err(nqueens::Error::Memory { needed, .. }) => {
+            format!(
+                " (it needs at least {})",
+                memory::show(least_limit(needed, fixed))
+            )
+        }
+        _ => String::new(),
+    };
+    say!(
+        "note: --max-memory {} is too little for the join engine at n = {n}{needed}: the \
+         search counts instead, which takes longer",
+        limit.text
+    );
+}
+
 /// The engine's share of a memory limit when the process takes `fixed` besides: a sixteenth of
 /// the limit is kept for the allocator's slack.
 fn engine_share(limit: u64, fixed: u64) -> u64 {
@@ -189,10 +249,15 @@ struct Ran {
     values: BTreeMap<usize, u128>,
     /// How many MPI ranks took part, for a distributed count.
     ranks: Option<usize>,
+    /// The files the run was to keep and could not write (the journal on a full disk, say):
+    /// said after the result, which is printed all the same.
+    not_kept: Vec<anyhow::Error>,
 }
 
 /// Runs the tasks of `job` that this command covers (all, or one shard's), resuming from and
-/// recording to the checkpoint journal when there is one, and writes the subtotals file.
+/// recording to the checkpoint journal when there is one, and writes the subtotals file. A
+/// journal or subtotals file that fails once counting has begun does not throw the count away:
+/// its error is kept in [`Ran::not_kept`].
 fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran> {
     let cluster = if config.mpi {
         Some(Cluster::join(counter, job)?)
@@ -206,7 +271,7 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran
     // Opened (and locked) before anything is counted: a second run writing the same file is
     // refused now, not after hours of counting.
     let mut subtotals = match &config.subtotals {
-        Some(path) => Some(Output::open(Some(path))?),
+        Some(path) => Some((path, Output::open(Some(path))?)),
         None => None,
     };
     let checkpoint = match &config.checkpoint {
@@ -216,35 +281,55 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran
     if let Some(checkpoint) = &checkpoint {
         interrupt::watch_journal(checkpoint.journal());
     }
-    let (values, ranks) = match (&cluster, &checkpoint) {
-        (Some(cluster), _) => {
-            let none = BTreeMap::new();
-            let done = checkpoint.as_ref().map_or(&none, |c| c.done());
-            let record = |id, value| {
-                if let Some(checkpoint) = &checkpoint {
-                    checkpoint.record(id, value);
-                }
-            };
-            let distributed = cluster.count(counter, job, &ids, done, &record)?;
-            if let Some(checkpoint) = &checkpoint {
-                checkpoint.close()?;
-            }
-            (distributed.values, Some(distributed.ranks))
-        }
-        (None, Some(checkpoint)) => (checkpoint.run(counter, job, &ids)?, None),
-        (None, None) => {
-            let values = counter.run(job, &ids, &|_, _| {})?;
-            (ids.into_iter().zip(values).collect(), None)
+    let none = BTreeMap::new();
+    let done = checkpoint.as_ref().map_or(&none, Checkpoint::done);
+    // A record that cannot be written is kept by the checkpoint and said by `close`.
+    let record = |id, value| {
+        if let Some(checkpoint) = &checkpoint {
+            checkpoint.record(id, value);
         }
     };
-    interrupt::forget_journal();
-    if let Some(mut output) = subtotals.take() {
-        output
-            .writer()
-            .write_all(checkpoint::subtotals(job, &values).as_bytes())?;
-        output.finish()?;
+    let (values, ranks) = match &cluster {
+        Some(cluster) => {
+            let distributed = cluster.count(counter, job, &ids, done, &record)?;
+            (distributed.values, Some(distributed.ranks))
+        }
+        None => {
+            let todo: Vec<usize> = ids
+                .iter()
+                .copied()
+                .filter(|id| !done.contains_key(id))
+                .collect();
+            let counted = counter.run(job, &todo, &record)?;
+            let mut values = done.clone();
+            values.extend(todo.into_iter().zip(counted));
+            (values, None)
+        }
+    };
+    let mut not_kept = Vec::new();
+    if let Some(checkpoint) = &checkpoint
+        && let Err(e) = checkpoint.close()
+    {
+        not_kept.push(e.into());
     }
-    Ok(Ran { values, ranks })
+    interrupt::forget_journal();
+    if let Some((path, mut output)) = subtotals.take() {
+        let text = checkpoint::subtotals(job, &values);
+        let written = match output.writer().write_all(text.as_bytes()) {
+            Ok(()) => output.finish(),
+            Err(e) => {
+                Err(anyhow::Error::new(e).context(format!("cannot write {}", path.display())))
+            }
+        };
+        if let Err(e) = written {
+            not_kept.push(e);
+        }
+    }
+    Ok(Ran {
+        values,
+        ranks,
+        not_kept,
+    })
 }
 
 /// The outcome of a count over MPI ranks, as rank 0 sees it.

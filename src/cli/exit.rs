@@ -9,6 +9,9 @@ pub enum ExitCode {
     Failure = 1,
     /// The command line was wrong.
     Usage = 2,
+    /// The result was printed, but a file the run was to keep (a checkpoint journal, a
+    /// subtotals file) could not be written: a full disk, say.
+    NotKept = 3,
 }
 
 impl From<ExitCode> for std::process::ExitCode {
@@ -16,3 +19,29 @@ impl From<ExitCode> for std::process::ExitCode {
         std::process::ExitCode::from(code as u8)
     }
 }
+
+/// Every status the process can end with and what it means, for the manual's EXIT STATUS
+/// section (README.md's table says the same at more length).
+pub const MEANINGS: &[(i32, &str)] = &[
+    (ExitCode::Success as i32, "success"),
+    (
+        ExitCode::Failure as i32,
+        "a count disagreed with the known value, verify found an invalid or incomplete set, \
+         find was asked for n = 2 or 3, merge was given shards that do not add up, or a run \
+         failed (a full disk, a memory limit too small)",
+    ),
+    (
+        ExitCode::Usage as i32,
+        "a bad command line, a file that must be regular and is not or does not exist, a file \
+         another nqueens run is using, or input verify cannot read",
+    ),
+    (
+        ExitCode::NotKept as i32,
+        "count printed its result, but a file it was to keep (a checkpoint journal, a \
+         subtotals file) could not be written; the error names it",
+    ),
+    (
+        super::interrupt::INTERRUPTED,
+        "interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP; a checkpoint journal is kept",
+    ),
+];

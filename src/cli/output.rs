@@ -76,6 +76,12 @@ fn own_descriptor(path: &Path) -> Option<i32> {
     (dir == own || Some(&dir) == thread.as_ref()).then_some(number)
 }
 
+/// Whether `path` names one of this process's descriptors (`/dev/stdout`, `/proc/self/fd/N`):
+/// such an output is written through the descriptor itself, never replaced.
+pub fn is_own_descriptor(path: &Path) -> bool {
+    matches!(target(path), Ok(Target::Descriptor(_)))
+}
+
 /// Follows the chain of symbolic links that ends at `path`'s last component, and says how the
 /// file it reaches is written. A path into `/proc` is a descriptor: one of this process's is
 /// written through itself, another's in place (reopened), whatever it refers to.

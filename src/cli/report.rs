@@ -271,25 +271,43 @@ pub fn estimate(
             0 => "next to none".to_string(),
             bytes => format!("at most {}", super::memory::show(bytes)),
         };
+        if row.parts == 0 {
+            // A board without tasks (n = 2, 3) costs nothing, exactly: no sample, no error bar.
+            writeln!(
+                out,
+                "n = {}: 0 core-seconds, no task to count ({}); {:.2} s of preparation",
+                row.n, job.engine, row.setup_seconds,
+            )?;
+            return out.flush();
+        }
+        // A part can be timed more than once (a small board has fewer parts than a round
+        // has points), so the sample is counted in timings.
         writeln!(
             out,
-            "n = {}: about {:.3} core-seconds (± {:.1} % at 95 %), {:.3} s on {} threads; \
-             {} tasks ({}); memory {memory}; {} of {} parts timed in {:.2} s after {:.2} s \
-             of preparation",
+            "n = {}: about {:.3} core-seconds (± {:.1} % at 95 %), {:.3} s on {}; {} ({}); \
+             memory {memory}; {} of {} in {:.2} s after {:.2} s of preparation",
             row.n,
             Sig(row.core_seconds),
             100.0 * row.error,
             Sig(row.seconds),
-            row.threads,
-            row.tasks,
+            plural(row.threads, "thread"),
+            plural(row.tasks, "task"),
             job.engine,
-            row.sampled,
-            row.parts,
+            plural(row.sampled, "timing"),
+            plural(row.parts, "part"),
             row.sample_seconds,
             row.setup_seconds,
         )?;
     }
     out.flush()
+}
+
+/// `count` things, in the singular for one.
+fn plural(count: usize, thing: &str) -> String {
+    match count {
+        1 => format!("1 {thing}"),
+        _ => format!("{count} {thing}s"),
+    }
 }
 
 /// A number of seconds shown to about three significant figures.

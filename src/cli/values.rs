@@ -82,6 +82,11 @@ pub fn split_depth(text: &str) -> Result<u32, String> {
     whole(text, 1, nqueens::MAX_SPLIT_DEPTH.into(), "split depth").map(|d| d as u32)
 }
 
+/// A number of solutions to stop after: 0 to 2^64 - 1.
+pub fn limit(text: &str) -> Result<u64, String> {
+    whole(text, 0, u64::MAX, "limit")
+}
+
 /// `I/K` with 0 <= I < K.
 pub fn shard(text: &str) -> Result<(usize, usize), String> {
     let bad = || format!("invalid shard '{text}': expected I/K with 0 <= I < K, like 0/4");
@@ -119,7 +124,12 @@ pub fn memory_size(text: &str) -> Result<MemorySize, String> {
 pub fn bytes(text: &str) -> Result<u64, String> {
     let bad = || format!("invalid memory size '{text}': expected a size like 512M or 4G");
     let lower = text.trim().to_ascii_lowercase();
-    let number = lower.trim_end_matches("ib").trim_end_matches('b');
+    // One unit at most: `iB` after a unit letter (`MiB`), or `B` (`MB`, `4096B`).
+    let number = match lower.strip_suffix("ib") {
+        Some(unit) if unit.ends_with(['k', 'm', 'g', 't']) => unit,
+        Some(_) => return Err(bad()),
+        None => lower.strip_suffix('b').unwrap_or(&lower),
+    };
     let (digits, power) = match number.chars().last() {
         Some('k') => (&number[..number.len() - 1], 1),
         Some('m') => (&number[..number.len() - 1], 2),
@@ -156,7 +166,9 @@ mod tests {
         assert_eq!(bytes("2g"), Ok(2 << 30));
         assert_eq!(bytes("1.5G"), Ok(3 << 29));
         assert_eq!(bytes("64kB"), Ok(64 << 10));
-        for bad in ["", "M", "-1G", "0", "1X", "abc", "1e30T", "nan"] {
+        for bad in [
+            "", "M", "-1G", "-5M", "0", "1X", "abc", "1e30T", "nan", "1GiBiB", "1GBB", "1iB", "1bb",
+        ] {
             assert!(bytes(bad).is_err(), "{bad:?} accepted");
         }
     }
@@ -203,6 +215,20 @@ mod tests {
             any_board_size("x1"),
             Err("invalid board size 'x1': expected a whole number from 1 to 4294967295".into())
         );
+    }
+
+    #[test]
+    fn limits_out_of_range_are_said_as_such() {
+        assert_eq!(limit("0"), Ok(0));
+        assert_eq!(limit("18446744073709551615"), Ok(u64::MAX));
+        for big in ["99999999999999999999", "-1"] {
+            assert_eq!(
+                limit(big),
+                Err(format!(
+                    "limit {big} is out of range: it must be from 0 to 18446744073709551615"
+                ))
+            );
+        }
     }
 
     #[test]

@@ -1,0 +1,345 @@
+//! Faults around a run, through the binary: a standard error that cannot be written (a full
+//! disk, a closed pipe, a terminal that hung up), signals once it has broken, a full disk at
+//! the end of a count, and two outputs that are one file. Whatever happens to the files
+//! around it, a finished count reaches stdout and the exit code is the documented one.
+
+mod cli_support;
+
+use cli_support::{Watched, bin, text};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long a run may take to end once it is signalled: it stops at once, so this is only
+/// there for a slow machine.
+const STOP_WITHIN: Duration = Duration::from_secs(15);
+
+/// A standard error that fails every write: the full device, or a pipe with no reader.
+#[derive(Clone, Copy, Debug)]
+enum BrokenStderr {
+    Full,
+    ClosedPipe,
+}
+
+impl BrokenStderr {
+    const ALL: [BrokenStderr; 2] = [BrokenStderr::Full, BrokenStderr::ClosedPipe];
+
+    fn stdio(self) -> Stdio {
+        match self {
+            BrokenStderr::Full => std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap()
+                .into(),
+            BrokenStderr::ClosedPipe => {
+                let (reader, writer) = std::io::pipe().unwrap();
+                drop(reader);
+                writer.into()
+            }
+        }
+    }
+}
+
+/// Runs `nqueens args` with a broken stderr; its exit code and stdout.
+fn with_broken_stderr(stderr: BrokenStderr, args: &[&str], dir: &Path) -> (Option<i32>, String) {
+    let output = Watched::spawn(
+        Command::new(bin())
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(stderr.stdio()),
+    )
+    .wait_with_output();
+    (output.status.code(), text(&output.stdout))
+}
+
+/// Regression: every diagnostic write panicked when stderr failed (exit 101): `count 19
+/// --progress always >result 2>/dev/full` counted, then lost the result; a note, an error
+/// and a usage error lost their exit codes.
+#[test]
+fn a_broken_stderr_loses_no_result_and_no_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&[&str], i32, &str)] = &[
+        // A result with progress lines, a note (the depth asked for is too deep), a
+        // warning-free count and a table: each result whole on stdout.
+        (&["count", "12", "--progress", "always"], 0, "14200\n"),
+        (&["count", "10", "--split-depth", "8"], 0, "724\n"),
+        (
+            &["count", "13", "--engine", "search", "--unique"],
+            0,
+            "73712",
+        ),
+        // Errors: a size out of range, no solution, a missing file, a mistyped flag.
+        (&["count", "33"], 2, ""),
+        (&["find", "2"], 1, ""),
+        (&["verify", "missing"], 2, ""),
+        (&["count", "8", "--no-such-flag"], 2, ""),
+    ];
+    for stderr in BrokenStderr::ALL {
+        for &(args, code, result) in cases {
+            let (status, stdout) = with_broken_stderr(stderr, args, dir.path());
+            assert_eq!(status, Some(code), "{stderr:?} {args:?}");
+            assert!(
+                stdout.starts_with(result),
+                "{stderr:?} {args:?}: {stdout:?}"
+            );
+        }
+    }
+}
+
+/// Whether the journal at `journal` holds a whole record yet.
+fn has_a_record(journal: &Path) -> bool {
+    std::fs::read_to_string(journal).is_ok_and(|text| text.lines().any(|l| l.starts_with("task ")))
+}
+
+/// Waits until `journal` holds a record (the run has counted something), or fails.
+fn wait_for_a_record(journal: &Path, run: &mut Watched) {
+    let started = Instant::now();
+    while !has_a_record(journal) {
+        assert!(
+            run.try_wait().is_none(),
+            "the run ended before its first record"
+        );
+        assert!(started.elapsed() < Duration::from_secs(120), "no record");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Whether another process holds `path`'s lock (a journal being written).
+fn locked(path: &Path) -> bool {
+    let file = std::fs::File::open(path).unwrap();
+    matches!(file.try_lock(), Err(std::fs::TryLockError::WouldBlock))
+}
+
+/// The journal's text is whole: every line ends, every record is one of the run's tasks.
+fn assert_whole(journal: &Path) {
+    let text = std::fs::read_to_string(journal).unwrap();
+    assert!(text.ends_with('\n'), "a cut record: {text:?}");
+    assert!(text.starts_with("nqueens-checkpoint"));
+}
+
+/// Regression: the signal handler's thread died on its own message once stderr had broken,
+/// so SIGHUP, SIGINT and SIGTERM no longer stopped the run, which held its journal's lock
+/// (and both cores) to the end.
+#[test]
+fn signals_end_the_run_with_its_journal_kept_after_stderr_breaks() {
+    let dir = tempfile::tempdir().unwrap();
+    for (signal, name) in [
+        (libc::SIGHUP, "HUP"),
+        (libc::SIGINT, "INT"),
+        (libc::SIGTERM, "TERM"),
+    ] {
+        for stderr in BrokenStderr::ALL {
+            let journal = dir.path().join(format!("{name}-{stderr:?}.journal"));
+            let mut run = Watched::spawn(
+                Command::new(bin())
+                    .args(["count", "19", "-j", "1", "--checkpoint"])
+                    .arg(&journal)
+                    .stdin(Stdio::null())
+                    .stdout(Stdio::piped())
+                    .stderr(stderr.stdio()),
+            );
+            wait_for_a_record(&journal, &mut run);
+            // SAFETY: kill only sends a signal to our own child.
+            assert_eq!(unsafe { libc::kill(run.id() as libc::pid_t, signal) }, 0);
+            let started = Instant::now();
+            let status = loop {
+                if let Some(status) = run.try_wait() {
+                    break status;
+                }
+                assert!(
+                    started.elapsed() < STOP_WITHIN,
+                    "SIG{name} with stderr {stderr:?}: still running"
+                );
+                std::thread::sleep(Duration::from_millis(20));
+            };
+            assert_eq!(status.code(), Some(130), "SIG{name} {stderr:?}: {status:?}");
+            assert!(!locked(&journal), "SIG{name} {stderr:?}");
+            assert_whole(&journal);
+        }
+    }
+}
+
+/// Regression: a run whose terminal hung up (`script` killed under it) went on counting,
+/// deaf to signals, holding its journal's lock; "run the same command again" was refused.
+#[test]
+fn a_hung_up_terminal_ends_the_run_with_its_journal_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("hangup.journal");
+    let pid_file = dir.path().join("pid");
+    // `script` gives the run a terminal of its own (a progress bar is drawn on it); killing
+    // `script` closes the terminal, and the kernel hangs it up under the run.
+    let inner = format!(
+        "echo $$ > '{}'; exec '{}' count 19 -j 1 --checkpoint '{}'",
+        pid_file.display(),
+        bin().display(),
+        journal.display()
+    );
+    let mut script = Watched::spawn(
+        Command::new("script")
+            .args(["-qfc", &inner, "/dev/null"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null()),
+    );
+    wait_for_a_record(&journal, &mut script);
+    let pid: libc::pid_t = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    script.kill().unwrap();
+    script.wait();
+    let started = Instant::now();
+    // SAFETY: signal 0 only asks whether the process exists.
+    let alive = || unsafe { libc::kill(pid, 0) } == 0;
+    while alive() && started.elapsed() < STOP_WITHIN {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let stopped = !alive();
+    if !stopped {
+        // SAFETY: the run started above, which the test must not leave behind.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    assert!(stopped, "the run went on after its terminal hung up");
+    assert!(!locked(&journal));
+    assert_whole(&journal);
+}
+
+/// `nqueens args` in `dir` with every file it writes limited to `bytes` bytes (a disk that
+/// fills up, as the kernel's file-size limit; its signal ignored, so writes fail instead):
+/// exit code, stdout, stderr.
+fn with_full_disk(bytes: u64, args: &[&str], dir: &Path) -> (Option<i32>, String, String) {
+    let output = cli_support::output(
+        Command::new("bash")
+            .arg("-c")
+            .arg(format!(
+                "ulimit -f {}; trap '' XFSZ; exec \"$0\" \"$@\"",
+                bytes / 1024
+            ))
+            .arg(bin())
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped()),
+    );
+    (
+        output.status.code(),
+        text(&output.stdout),
+        text(&output.stderr),
+    )
+}
+
+/// The names of the files in `dir`.
+fn names(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+}
+
+/// Regression: on a full disk, `count 17 --checkpoint small/j17` and `--subtotals small/sub`
+/// counted everything, then printed only the error (the second without the file's name),
+/// exit 1. The total is printed, the error names the file, exit 3.
+#[test]
+fn a_full_disk_at_the_end_keeps_the_count_and_names_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    // A journal whose header fits and whose records do not, a subtotals file too long.
+    for (args, file) in [
+        (&["count", "14", "--checkpoint", "j14"][..], "j14"),
+        (&["count", "14", "--subtotals", "sub14"][..], "sub14"),
+    ] {
+        let (code, stdout, stderr) = with_full_disk(1024, args, dir.path());
+        assert_eq!(code, Some(3), "{args:?}: {stderr}");
+        assert_eq!(stdout, "365596\n", "{args:?}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(file),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+    // The subtotals file the disk could not hold was never half-written: neither it nor its
+    // temporary is there. The journal keeps its whole records (the torn last one is trimmed
+    // when it is read again).
+    assert_eq!(names(dir.path()), ["j14"]);
+    let resumed = cli_support::stdout(&[
+        "count",
+        "14",
+        "--checkpoint",
+        dir.path().join("j14").to_str().unwrap(),
+    ]);
+    assert_eq!(text(&resumed), "365596\n");
+    // A shard's result line too.
+    let (code, stdout, stderr) = with_full_disk(
+        1024,
+        &["count", "14", "--shard", "1/2", "--subtotals", "shard-sub"],
+        dir.path(),
+    );
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(
+        stdout.starts_with('{') && stdout.contains("\"units\""),
+        "{stdout}"
+    );
+    assert!(stderr.contains("shard-sub"), "{stderr}");
+}
+
+/// Regression: `--checkpoint F --subtotals F` was accepted, and the journal was overwritten
+/// by the subtotals at the end. Two outputs that are one file (by name, through a link, or as
+/// the file stdout is redirected to) are refused before anything is counted.
+#[test]
+fn two_outputs_that_are_one_file_are_refused_at_the_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let at = |name: &str| -> PathBuf { dir.path().join(name) };
+    std::fs::write(at("kept"), "keep me").unwrap();
+    std::os::unix::fs::symlink(at("kept"), at("link")).unwrap();
+    let run = |args: &[&str], stdout: Stdio| {
+        let output = cli_support::output(
+            Command::new(bin())
+                .args(args)
+                .current_dir(dir.path())
+                .stdout(stdout),
+        );
+        (output.status.code(), text(&output.stderr))
+    };
+    for args in [
+        &["count", "12", "--checkpoint", "same", "--subtotals", "same"][..],
+        &[
+            "count",
+            "12",
+            "--checkpoint",
+            "same",
+            "--subtotals",
+            "./same",
+        ],
+        &["count", "12", "--checkpoint", "kept", "--subtotals", "link"],
+    ] {
+        let (code, stderr) = run(args, Stdio::piped());
+        assert_eq!(code, Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("same file"), "{args:?}: {stderr}");
+    }
+    // `count 12 --subtotals kept > kept`: the result and the subtotals in one file.
+    for flag in ["--subtotals", "--checkpoint"] {
+        let stdout = std::fs::OpenOptions::new()
+            .append(true)
+            .open(at("kept"))
+            .unwrap();
+        let (code, stderr) = run(&["count", "12", flag, "kept"], stdout.into());
+        assert_eq!(code, Some(2), "{flag}: {stderr}");
+        assert!(stderr.contains("standard output"), "{flag}: {stderr}");
+    }
+    assert_eq!(std::fs::read_to_string(at("kept")).unwrap(), "keep me");
+    assert_eq!(names(dir.path()), ["kept", "link"]);
+    // A descriptor of the process is written through itself: `--subtotals /dev/stdout > f`
+    // puts the subtotals and then the result in f, as before.
+    let file = std::fs::File::create(at("both")).unwrap();
+    let (code, stderr) = run(&["count", "8", "--subtotals", "/dev/stdout"], file.into());
+    assert_eq!(code, Some(0), "{stderr}");
+    let both = std::fs::read_to_string(at("both")).unwrap();
+    assert!(
+        both.starts_with("# nqueens") && both.ends_with("\n92\n"),
+        "{both}"
+    );
+}
