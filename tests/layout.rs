@@ -3,8 +3,8 @@
 //! layers (no circle between two modules, no module reaching up into `lib.rs`).
 //!
 //! It reads the library's sources as text: a `crate::a::b` or `super::b` path outside a
-//! comment is an import of the module it names. Unit tests (`#[cfg(test)]` to the end of a
-//! file) may use anything and are not read.
+//! comment is an import of the module it names. Unit tests (the `#[cfg(test)] mod` that ends
+//! a file) may use anything and are not read; every other line is.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -50,13 +50,43 @@ fn library_modules() -> BTreeMap<String, String> {
             parts.pop();
         }
         let text = std::fs::read_to_string(&file).unwrap();
-        let text = match text.find("#[cfg(test)]") {
-            Some(at) => text[..at].to_string(),
-            None => text,
-        };
-        modules.insert(parts.join("::"), text);
+        let code = without_unit_tests(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        modules.insert(parts.join("::"), code.to_string());
     }
     modules
+}
+
+/// A file's text without its unit tests: the `#[cfg(test)] mod NAME { ... }` that ends it, if
+/// any. Everything else is read, a `#[cfg(test)]` item elsewhere too (reading only up to the
+/// first `#[cfg(test)]` hid the rest of a file that had one earlier). A test module that is
+/// not the file's last item is an error: what follows it would go unread.
+fn without_unit_tests(text: &str) -> Result<&str, String> {
+    let Some(at) = text.find("#[cfg(test)]\nmod ") else {
+        return Ok(text);
+    };
+    let module = &text[at..];
+    // Past the module's first line, every line is indented, empty, or its closing brace,
+    // which is the file's last line.
+    let mut lines = module.lines().skip(2).peekable();
+    while let Some(line) = lines.next() {
+        let last = lines.peek().is_none();
+        let inside = line.is_empty() || line.starts_with([' ', '\t']);
+        if !(inside || (last && line == "}")) {
+            return Err(format!(
+                "a unit test module that is not the file's last item: {line:?}"
+            ));
+        }
+    }
+    Ok(&text[..at])
+}
+
+#[test]
+fn unit_tests_are_cut_at_the_module_that_ends_a_file_only() {
+    let code = "use crate::a;\n#[cfg(test)]\nfn helper() {}\nuse crate::b;\n";
+    let tests = "#[cfg(test)]\nmod tests {\n    use crate::c;\n\n    fn f() {}\n}\n";
+    assert_eq!(without_unit_tests(code), Ok(code));
+    assert_eq!(without_unit_tests(&format!("{code}{tests}")), Ok(code));
+    assert!(without_unit_tests(&format!("{tests}use crate::d;\n")).is_err());
 }
 
 /// The module a path such as `run::counter::Counter` names: its longest prefix that is a module.

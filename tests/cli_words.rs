@@ -1,0 +1,181 @@
+//! What the binary says: values out of range said as such (negative and huge numbers too),
+//! the note when `--max-memory` makes `auto` leave the join engine, the estimate's line on
+//! boards of one task or none, the manual's EXIT STATUS and ENVIRONMENT sections, and the
+//! bound on the progress interval.
+
+mod cli_support;
+
+use cli_support::{nqueens, stdout, text};
+
+/// The one line a refused command line gets on stderr, with exit 2.
+fn refused(args: &[&str]) -> String {
+    let out = nqueens().args(args).assert().code(2);
+    let stderr = text(&out.get_output().stderr);
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    stderr
+}
+
+/// Regression: `-j -1`, `--limit -1` and `--max-memory -5M` got "unexpected argument",
+/// `--limit 99999999999999999999` "number too large to fit in target type", and
+/// `--max-memory 1GiBiB` was accepted.
+#[test]
+fn negative_huge_and_doubled_values_are_said_as_such() {
+    for (args, says) in [
+        (
+            &["count", "8", "-j", "-1"][..],
+            "thread count -1 is out of range",
+        ),
+        (
+            &["count", "8", "--split-depth", "-2"],
+            "split depth -2 is out of range",
+        ),
+        (
+            &["solve", "8", "-j", "-1"],
+            "thread count -1 is out of range",
+        ),
+        (&["solve", "8", "--limit", "-1"], "limit -1 is out of range"),
+        (
+            &["solve", "8", "--limit", "99999999999999999999"],
+            "limit 99999999999999999999 is out of range: it must be from 0 to",
+        ),
+        (
+            &["count", "8", "--max-memory", "-5M"],
+            "invalid memory size '-5M'",
+        ),
+        (
+            &["count", "8", "--max-memory", "1GiBiB"],
+            "invalid memory size '1GiBiB'",
+        ),
+        (&["count", "8", "--shard", "-1/3"], "invalid shard '-1/3'"),
+    ] {
+        let stderr = refused(args);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(
+            !stderr.contains("unexpected argument"),
+            "{args:?}: {stderr}"
+        );
+    }
+    // The largest limit is a limit.
+    assert_eq!(
+        text(&stdout(&["solve", "6", "--limit", "18446744073709551615"]))
+            .lines()
+            .count(),
+        4
+    );
+}
+
+/// Regression: `count 18 --max-memory 24M` fell back to the search (35 s instead of 2 s)
+/// without a word. The note names the least limit the join engine would take, and that limit
+/// is enough. (Estimates, not counts: the note comes before either.)
+#[test]
+fn a_memory_limit_that_makes_auto_leave_the_join_engine_is_said() {
+    let estimate = |limit: &str, quiet: bool| {
+        let mut args = vec![
+            "count",
+            "20",
+            "--max-memory",
+            limit,
+            "--estimate",
+            "-j",
+            "1",
+        ];
+        args.extend(["--json"]);
+        if quiet {
+            args.push("-q");
+        }
+        let out = nqueens().args(&args).assert().success();
+        let output = out.get_output();
+        (text(&output.stdout), text(&output.stderr))
+    };
+    // The join engine needs about 80M at n = 20; the program itself about 20M.
+    let (json, stderr) = estimate("48M", false);
+    assert!(json.contains("\"engine\":\"search\""), "{json}");
+    assert!(
+        stderr.starts_with("note: --max-memory 48M is too little for the join engine at n = 20"),
+        "{stderr}"
+    );
+    let least = stderr
+        .split("needs at least ")
+        .nth(1)
+        .and_then(|rest| rest.split(')').next())
+        .unwrap_or_else(|| panic!("{stderr}"));
+    let (json, stderr) = estimate(least, false);
+    assert!(json.contains("\"engine\":\"join\""), "{least}: {json}");
+    assert_eq!(stderr, "", "{least}");
+    // Quiet means quiet.
+    assert_eq!(estimate("48M", true).1, "");
+}
+
+/// Regression: estimates of n = 1..3 said "± inf %", "1 threads" and "32 of 1 parts".
+#[test]
+fn the_estimate_of_a_board_of_one_task_or_none_reads_right() {
+    let line = text(&stdout(&["count", "1", "--estimate", "-j", "1"]));
+    assert!(line.contains("on 1 thread;"), "{line}");
+    assert!(line.contains("1 task ("), "{line}");
+    assert!(line.contains("timings of 1 part in"), "{line}");
+    for n in ["2", "3"] {
+        let line = text(&stdout(&["count", n, "--estimate"]));
+        assert!(
+            line.starts_with(&format!("n = {n}: 0 core-seconds, no task to count")),
+            "{line}"
+        );
+        assert!(!line.contains("inf"), "{line}");
+    }
+}
+
+/// Regression: the manual had no EXIT STATUS or ENVIRONMENT section. Every code the README
+/// lists is in it, and the variable the binary reads.
+#[test]
+fn the_manual_lists_exit_statuses_and_environment() {
+    let page = text(&stdout(&["man"]));
+    let section = |name: &str| {
+        let start = page
+            .find(&format!(".SH {name}\n"))
+            .unwrap_or_else(|| panic!("no {name} section"));
+        let rest = &page[start + 4..];
+        rest[..rest.find(".SH ").unwrap_or(rest.len())].to_string()
+    };
+    let status = section("\"EXIT STATUS\"");
+    for code in ["0", "1", "2", "3", "130"] {
+        assert!(
+            status.contains(&format!("\\fB{code}\\fR")),
+            "{code}: {status}"
+        );
+    }
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    for code in ["0", "1", "2", "3", "130"] {
+        assert!(
+            readme.contains(&format!("\n| {code} | ")),
+            "README lacks {code}"
+        );
+    }
+    assert!(section("ENVIRONMENT").contains("NQUEENS_PROGRESS_INTERVAL_MS"));
+}
+
+/// Regression: `NQUEENS_PROGRESS_INTERVAL_MS=0` wrote 272,000 lines a second. The interval is
+/// at least 5 ms, so a run of about half a second writes at most about a hundred lines.
+#[test]
+fn a_progress_interval_of_zero_is_bounded() {
+    let started = std::time::Instant::now();
+    let out = nqueens()
+        .args([
+            "count",
+            "15",
+            "--engine",
+            "search",
+            "--progress",
+            "always",
+            "-j",
+            "1",
+        ])
+        .env("NQUEENS_PROGRESS_INTERVAL_MS", "0")
+        .assert()
+        .success();
+    let took = started.elapsed();
+    let lines = text(&out.get_output().stderr).lines().count();
+    // One line per 5 ms at most, and the last line.
+    let most = took.as_millis() / 5 + 2;
+    assert!(lines as u128 <= most, "{lines} lines in {took:?}");
+    assert!(lines >= 2, "{lines} lines in {took:?}");
+}
