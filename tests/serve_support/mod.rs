@@ -135,3 +135,43 @@ pub fn agent() -> ureq::Agent {
         .build()
         .into()
 }
+
+/// A raw connection to the server, for what an HTTP client will not send (nothing, half a
+/// head, a malformed one); its reads and writes time out after [`CALL_TIMEOUT`].
+pub fn raw(server: &Server) -> std::net::TcpStream {
+    let address = server
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/');
+    let stream = std::net::TcpStream::connect(address).unwrap();
+    stream.set_read_timeout(Some(CALL_TIMEOUT)).unwrap();
+    stream.set_write_timeout(Some(CALL_TIMEOUT)).unwrap();
+    stream
+}
+
+/// Reads `stream` until the server closes it, for at most `bound`: what the server sent, and
+/// when it closed (`None` if it was still open after `bound`).
+pub fn read_until_closed(
+    mut stream: std::net::TcpStream,
+    bound: Duration,
+) -> (Vec<u8>, Option<Duration>) {
+    let started = Instant::now();
+    let mut received = Vec::new();
+    let mut buffer = [0; 65536];
+    loop {
+        let left = bound.saturating_sub(started.elapsed());
+        if left.is_zero() {
+            return (received, None);
+        }
+        stream.set_read_timeout(Some(left)).unwrap();
+        match stream.read(&mut buffer) {
+            Ok(0) => return (received, Some(started.elapsed())),
+            Ok(n) => received.extend_from_slice(&buffer[..n]),
+            // Closed with data unread on its side: a reset is a close too.
+            Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {
+                return (received, Some(started.elapsed()));
+            }
+            Err(_) => return (received, None),
+        }
+    }
+}

@@ -5,8 +5,10 @@
 //! web services, and give what the page needs with little code (HTTP/1, streamed bodies for
 //! progress and traces, request futures dropped when a client disconnects, graceful
 //! shutdown). Only HTTP/1 on one address is compiled in, without TLS: the page is local.
+//! The connections themselves (timeouts, the stop) are in `conn.rs`.
 
 mod api;
+mod conn;
 mod jobs;
 mod params;
 mod streams;
@@ -27,12 +29,13 @@ use nqueens::browse::Index;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tokio::sync::OnceCell;
 
 /// The largest board the page handles: the engines' limit.
 const MAX_N: u32 = nqueens::MAX_N;
-/// How long open streams get to end after Ctrl-C before the server stops anyway.
+/// How long open streams get to end after Ctrl-C before the server stops anyway; the whole
+/// stop, blocking jobs included, takes about this long at most.
 const GRACE: Duration = Duration::from_millis(500);
 
 /// What every request handler shares.
@@ -71,13 +74,17 @@ pub fn run(config: &ServeConfig) -> Result<ExitCode> {
         .enable_all()
         .build()
         .context("cannot start the server's runtime")?;
-    let result = runtime.block_on(serve(config));
-    // Blocking jobs were told to stop; a task in the middle of its work is not waited for.
-    runtime.shutdown_timeout(GRACE);
-    result
+    let stopped = runtime.block_on(serve(config))?;
+    // Blocking jobs were told to stop; one in the middle of a task gets what is left of the
+    // grace (one grace in all from Ctrl-C, not one for the streams and one more here), and
+    // is not waited for after it.
+    runtime.shutdown_timeout(GRACE.saturating_sub(stopped.elapsed()));
+    say!("stopped");
+    Ok(ExitCode::Success)
 }
 
-async fn serve(config: &ServeConfig) -> Result<ExitCode> {
+/// Serves until Ctrl-C: the moment it was heard.
+async fn serve(config: &ServeConfig) -> Result<Instant> {
     let listener = tokio::net::TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("cannot listen on {}", config.addr))?;
@@ -102,9 +109,7 @@ async fn serve(config: &ServeConfig) -> Result<ExitCode> {
         jobs: Jobs::new(),
         indexes: (1..=api::MAX_INDEX_N).map(|_| OnceCell::new()).collect(),
     });
-    // A watch, not a `Notify`: both the graceful shutdown and the grace period below must
-    // hear the stop (`notify_one` woke only the first, and a stream left open by a client
-    // then held the server until the client went away).
+    // A watch, not a `Notify`: every connection and the accept loop must hear the stop.
     let (stop, stopping) = tokio::sync::watch::channel(false);
     {
         let jobs = state.jobs.clone();
@@ -113,29 +118,11 @@ async fn serve(config: &ServeConfig) -> Result<ExitCode> {
             let _ = stop.send(true);
         }));
     }
-    let stopped = |mut stopping: tokio::sync::watch::Receiver<bool>| async move {
-        let _ = stopping.wait_for(|&stop| stop).await;
-    };
     let mut app = router(state);
     if addr.ip().is_loopback() {
         app = app.layer(axum::middleware::from_fn(loopback_host_only));
     }
-    let server = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    )
-    .with_graceful_shutdown(stopped(stopping.clone()));
-    let grace = async {
-        stopped(stopping).await;
-        // Streams still open (a trace being read) get a moment to end.
-        tokio::time::sleep(GRACE).await;
-    };
-    tokio::select! {
-        result = server => result.context("the server failed")?,
-        () = grace => {}
-    }
-    say!("stopped");
-    Ok(ExitCode::Success)
+    Ok(conn::serve(listener, app, stopping, GRACE).await)
 }
 
 /// The routes: the page's files and the API. Every error the API answers is JSON, whatever

@@ -64,9 +64,17 @@ impl Params {
         let mut map = HashMap::new();
         for (name, value) in pairs {
             if !names.contains(&name.as_str()) {
+                let takes = match names {
+                    [] => "no parameters".to_owned(),
+                    [one] => format!("only '{one}'"),
+                    names => names
+                        .iter()
+                        .map(|n| format!("'{n}'"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                };
                 return Err(ApiError::bad(format!(
-                    "unknown parameter '{name}': this endpoint takes {}",
-                    names.join(", ")
+                    "unknown parameter '{name}': this endpoint takes {takes}"
                 )));
             }
             if map.contains_key(&name) {

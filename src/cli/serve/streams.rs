@@ -12,8 +12,8 @@ use super::jobs::{CancelOnDrop, Flag, Kind};
 use super::params::{ApiError, Params, QueryResult, count_json};
 use super::{MAX_N, Shared, client_id};
 use axum::body::{Body, Bytes};
-use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, header};
+use axum::extract::{ConnectInfo, FromRequest, Request, State};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::Response;
 use futures_util::stream::{self, Stream, StreamExt};
 use nqueens::partial::Partial;
@@ -29,6 +29,8 @@ use tokio::sync::mpsc;
 const TICK: Duration = Duration::from_millis(250);
 /// The largest request body accepted (a placement of 32 rows takes a few hundred bytes).
 pub const MAX_BODY: usize = 4096;
+/// How long a request's body may take to arrive once its head has: as long as the head.
+const BODY_TIMEOUT: Duration = super::conn::HEAD_TIMEOUT;
 /// Trace events sent in one piece.
 const TRACE_BATCH: usize = 64;
 /// A placement with at most this many rows without a queen is completed and counted at once
@@ -219,17 +221,32 @@ fn read_placement(body: &[u8]) -> Result<(Partial, bool), ApiError> {
             ApiError::bad(format!("the body is not JSON: {e}"))
         }
     })?;
-    let n = body
-        .n
-        .as_ref()
-        .and_then(Value::as_u64)
-        .ok_or_else(|| ApiError::bad("the body needs 'n', a whole number from 1 to 32"))?;
+    // Absent (or null), and present with another type, are told apart.
+    let n = match &body.n {
+        None => {
+            return Err(ApiError::bad(format!(
+                "the body needs 'n', a whole number from 1 to {MAX_N}"
+            )));
+        }
+        Some(n) => n.as_u64().ok_or_else(|| {
+            ApiError::bad(format!(
+                "'n' must be a whole number from 1 to {MAX_N}, not {n}"
+            ))
+        })?,
+    };
     let n = super::params::parse_n(&n.to_string(), MAX_N)?;
-    let rows = body
-        .rows
-        .as_ref()
-        .and_then(Value::as_array)
-        .ok_or_else(|| ApiError::bad("the body needs 'rows', a list of n columns or nulls"))?;
+    let rows = match &body.rows {
+        None => {
+            return Err(ApiError::bad(
+                "the body needs 'rows', a list of n columns or nulls",
+            ));
+        }
+        Some(rows) => rows.as_array().ok_or_else(|| {
+            ApiError::bad(format!(
+                "'rows' must be a list of n columns or nulls, not {rows}"
+            ))
+        })?,
+    };
     if rows.len() != n as usize {
         return Err(ApiError::bad(format!(
             "'rows' must have n = {n} entries, not {}",
@@ -269,14 +286,27 @@ pub async fn completions(
     State(state): State<Shared>,
     headers: HeaderMap,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
-    body: Result<Bytes, axum::extract::rejection::BytesRejection>,
+    request: Request,
 ) -> Result<Response, ApiError> {
-    let body = body.map_err(|e| {
-        ApiError(
-            e.status(),
-            format!("unreadable body (at most {MAX_BODY} bytes): {e}"),
-        )
-    })?;
+    // The head's timeout does not cover the body: a client that declares one and sends less
+    // would hold its connection for good.
+    let body = tokio::time::timeout(BODY_TIMEOUT, Bytes::from_request(request, &state))
+        .await
+        .map_err(|_| {
+            ApiError(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the body did not arrive within {} s",
+                    BODY_TIMEOUT.as_secs()
+                ),
+            )
+        })?
+        .map_err(|e| {
+            ApiError(
+                e.status(),
+                format!("unreadable body (at most {MAX_BODY} bytes): {e}"),
+            )
+        })?;
     let (partial, wanted) = read_placement(&body)?;
     let free_rows = partial.rows().iter().filter(|r| r.is_none()).count();
     let kind = (free_rows > QUICK_FREE_ROWS).then_some(Kind::Completions);
