@@ -343,3 +343,35 @@ fn two_outputs_that_are_one_file_are_refused_at_the_start() {
         "{both}"
     );
 }
+
+/// Regression: `nqueens serve 2>&1 | head -1`, then Ctrl-C: the line said on stopping
+/// panicked on the closed pipe (exit 101). The server stops as it always does, exit 0.
+#[test]
+fn a_server_whose_reader_has_gone_stops_cleanly_on_ctrl_c() {
+    let (reader, writer) = std::io::pipe().unwrap();
+    let mut server = Watched::spawn(
+        Command::new(bin())
+            .arg("serve")
+            .stdin(Stdio::null())
+            .stdout(writer.try_clone().unwrap())
+            .stderr(writer),
+    );
+    // `head -1`: the address, then the reader is gone.
+    let mut first = String::new();
+    std::io::BufRead::read_line(&mut std::io::BufReader::new(reader), &mut first).unwrap();
+    assert!(first.starts_with("http://127.0.0.1:"), "{first}");
+    // SAFETY: kill only sends a signal to our own child.
+    assert_eq!(
+        unsafe { libc::kill(server.id() as libc::pid_t, libc::SIGINT) },
+        0
+    );
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = server.try_wait() {
+            break status;
+        }
+        assert!(started.elapsed() < STOP_WITHIN, "still serving");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(0), "{status:?}");
+}
