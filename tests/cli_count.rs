@@ -747,3 +747,22 @@ fn merge_refuses_a_shard_count_of_2_to_the_40_without_allocating_it() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("at most one shard per task"), "{stderr}");
 }
+
+/// Regression: the subtotals of a shard (`count N --shard I/K --subtotals F`) said
+/// `shard=all` in their header, as if they were the whole run's; they name the shard.
+#[test]
+fn a_shards_subtotals_header_names_the_shard_not_all() {
+    let dir = tempfile::tempdir().unwrap();
+    for (shard, named) in [(Some("1/3"), "shard=1/3"), (None, "shard=all")] {
+        let file = dir.path().join("subtotals");
+        let mut count = nqueens();
+        count.args(["count", "10", "--subtotals"]).arg(&file);
+        if let Some(shard) = shard {
+            count.args(["--shard", shard]);
+        }
+        count.assert().success();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let header = text.lines().next().unwrap();
+        assert!(header.contains(&format!(" {named} ")), "{header}");
+    }
+}
