@@ -203,9 +203,8 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Error> {
     for (name, r) in results {
         units = units.checked_add(r.units).ok_or_else(|| {
             Error::Shard(format!(
-                "the shards add up to more than {} units, past any count: {name} or a shard \
-                 before it is wrong",
-                u128::MAX
+                "the shards add up to 2^128 units or more, past any count: {name} or a shard \
+                 before it is wrong"
             ))
         })?;
     }
