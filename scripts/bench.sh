@@ -69,7 +69,8 @@ for engine in $engines; do
   esac
 done
 check_runs "$runs"
-[ -n "$csv" ] && [ -n "$svg" ] || bad "-o and -s need file names"
+check_output -o "$csv"
+check_output -s "$svg"
 threads=$(tr ' ' '\n' <<<"$threads" | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 
 root=$(cd "$(dirname "$0")/.." && pwd)

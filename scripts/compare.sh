@@ -61,7 +61,9 @@ if [ "$from" -lt 1 ] || [ "$to" -gt 32 ] || [ "$from" -gt "$to" ]; then
   bad "invalid sizes '$sizes': expected 1 <= A <= B <= 32"
 fi
 [[ $threads =~ ^[1-9][0-9]*$ ]] || bad "invalid thread count '$threads': expected a whole number from 1"
-[ -n "$csv" ] || bad "-o needs a file name"
+# shellcheck source=scripts/checks.sh
+source "$(dirname "$0")/checks.sh"
+check_output -o "$csv"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 (cd "$root" && cargo build --release --quiet --bin nqueens)

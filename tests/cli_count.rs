@@ -701,3 +701,68 @@ fn a_checkpoint_or_shard_file_must_be_a_regular_file() {
     }
     nqueens().args(["merge", "/no/such/shard"]).assert().code(2);
 }
+
+/// Regression: a shard file whose `shards` was 2^40, its checksum recomputed, grew `merge`
+/// to 23 GB; it is one line on stderr, exit 1, at once.
+#[test]
+fn merge_refuses_a_shard_count_of_2_to_the_40_without_allocating_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for i in 0..2 {
+        let out = nqueens()
+            .args(["count", "8", "--shard", &format!("{i}/2")])
+            .output();
+        let mut shard: Value = serde_json::from_slice(&out.unwrap().stdout).unwrap();
+        shard["shards"] = (1u64 << 40).into();
+        // The checksum as nqueens computes it: FNV-1a of the fields, `|`-separated.
+        let field = |name: &str| shard[name].to_string().trim_matches('"').to_string();
+        let ids: Vec<String> = shard["task_ids"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(Value::to_string)
+            .collect();
+        let fields = ["format", "version", "n", "engine"].map(field).join("|")
+            + &format!("/{}|", field("symmetry"))
+            + &["split_depth", "tasks", "shard", "shards"]
+                .map(field)
+                .join("|")
+            + &format!("|{}|", ids.join(","))
+            + &["units", "units_per_solution"].map(field).join("|");
+        let checksum = fields.bytes().fold(0xcbf2_9ce4_8422_2325u64, |hash, byte| {
+            (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+        });
+        shard["checksum"] = format!("{checksum:016x}").into();
+        let file = dir.path().join(format!("s{i}.json"));
+        std::fs::write(&file, shard.to_string()).unwrap();
+        files.push(file);
+    }
+    let out = nqueens()
+        .arg("merge")
+        .args(&files)
+        .timeout(std::time::Duration::from_secs(30))
+        .assert()
+        .code(1);
+    let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("at most one shard per task"), "{stderr}");
+}
+
+/// Regression: the subtotals of a shard (`count N --shard I/K --subtotals F`) said
+/// `shard=all` in their header, as if they were the whole run's; they name the shard.
+#[test]
+fn a_shards_subtotals_header_names_the_shard_not_all() {
+    let dir = tempfile::tempdir().unwrap();
+    for (shard, named) in [(Some("1/3"), "shard=1/3"), (None, "shard=all")] {
+        let file = dir.path().join("subtotals");
+        let mut count = nqueens();
+        count.args(["count", "10", "--subtotals"]).arg(&file);
+        if let Some(shard) = shard {
+            count.args(["--shard", shard]);
+        }
+        count.assert().success();
+        let text = std::fs::read_to_string(&file).unwrap();
+        let header = text.lines().next().unwrap();
+        assert!(header.contains(&format!(" {named} ")), "{header}");
+    }
+}

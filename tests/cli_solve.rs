@@ -341,3 +341,40 @@ fn solve_rejects_bad_input() {
         assert!(stderr.starts_with("error:"), "{args:?}: {stderr}");
     }
 }
+
+/// Regression: `verify` of gzip or random bytes said "a word longer than 32 bytes": binary
+/// input is one line saying so, exit 2 (unreadable input), from a file or a pipe.
+#[test]
+fn verify_of_gzip_or_random_bytes_says_binary_data() {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let random: Vec<u8> = (0..4096)
+        .map(|_| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 56) as u8
+        })
+        .collect();
+    let mut gzip = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03".to_vec();
+    gzip.extend(&random[..200]);
+    let dir = tempfile::tempdir().unwrap();
+    for (name, bytes) in [("x.gz", gzip), ("random", random)] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        for from_file in [true, false] {
+            let mut verify = nqueens();
+            verify.arg("verify");
+            if from_file {
+                verify.arg(&path);
+            } else {
+                verify.write_stdin(bytes.clone());
+            }
+            let out = verify.assert().code(2).stdout("");
+            assert_eq!(
+                String::from_utf8_lossy(&out.get_output().stderr),
+                "error: input: binary data (not a solution listing in any format)\n",
+                "{name}"
+            );
+        }
+    }
+}

@@ -1,7 +1,8 @@
 //! The scripts' argument handling (scripts/*.sh), run with bash: a bad argument is a one-line
 //! reason and the usage on stderr, exit 2, before anything is built; `-h` is the usage on
 //! stdout, exit 0. Only these fast paths run here: the scripts' work (building, timing) is
-//! not for the test suite. Skipped where bash is missing.
+//! not for the test suite. Without bash they fail, saying so: a test that cannot run the
+//! script has checked nothing.
 
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -10,14 +11,14 @@ use std::time::{Duration, Instant};
 /// build started by mistake) reaches it.
 const DEADLINE: Duration = Duration::from_secs(60);
 
-/// Runs `scripts/NAME` with `args`, or `None` without bash.
-fn script(name: &str, args: &[&str]) -> Option<Output> {
+/// Runs `scripts/NAME` with `args`.
+fn script(name: &str, args: &[&str]) -> Output {
     script_in(name, args, &mut Command::new("bash"))
 }
 
 /// Runs `scripts/NAME` with `args` through `bash` (a command that may carry a directory and an
-/// environment), killed and failed past [`DEADLINE`]; `None` without bash.
-fn script_in(name: &str, args: &[&str], bash: &mut Command) -> Option<Output> {
+/// environment), killed and failed past [`DEADLINE`]; fails when bash cannot start.
+fn script_in(name: &str, args: &[&str], bash: &mut Command) -> Output {
     let path = format!("{}/scripts/{name}", env!("CARGO_MANIFEST_DIR"));
     let child = bash
         .arg(path)
@@ -28,10 +29,7 @@ fn script_in(name: &str, args: &[&str], bash: &mut Command) -> Option<Output> {
         .spawn();
     let mut child = match child {
         Ok(child) => child,
-        Err(e) => {
-            eprintln!("bash cannot run ({e}): skipped");
-            return None;
-        }
+        Err(e) => panic!("bash cannot start ({e}): the script tests need bash"),
     };
     let started = Instant::now();
     while child.try_wait().unwrap().is_none() {
@@ -41,7 +39,7 @@ fn script_in(name: &str, args: &[&str], bash: &mut Command) -> Option<Output> {
         }
         std::thread::sleep(Duration::from_millis(5));
     }
-    Some(child.wait_with_output().unwrap())
+    child.wait_with_output().unwrap()
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -50,9 +48,7 @@ fn text(bytes: &[u8]) -> String {
 
 /// Asserts that `args` are refused with `reason` (and the usage) on stderr, exit 2.
 fn refused(name: &str, args: &[&str], reason: &str) {
-    let Some(output) = script(name, args) else {
-        return;
-    };
+    let output = script(name, args);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{name} {args:?}: {stderr}");
     assert_eq!(text(&output.stdout), "", "{name} {args:?}");
@@ -100,9 +96,7 @@ fn bench_sh_names_an_unknown_engine() {
 
 #[test]
 fn slurm_array_sh_without_a_board_size_is_refused() {
-    let Some(output) = script("slurm-array.sh", &["x"]) else {
-        return;
-    };
+    let output = script("slurm-array.sh", &["x"]);
     assert_eq!(output.status.code(), Some(2));
     assert!(text(&output.stderr).contains("usage: scripts/slurm-array.sh N"));
 }
@@ -110,9 +104,7 @@ fn slurm_array_sh_without_a_board_size_is_refused() {
 #[test]
 fn scripts_help_prints_the_usage_and_exits_0() {
     for name in ["compare.sh", "bench.sh", "slurm-array.sh", "gpu-bench.sh"] {
-        let Some(output) = script(name, &["-h"]) else {
-            return;
-        };
+        let output = script(name, &["-h"]);
         let stdout = text(&output.stdout);
         assert!(output.status.success(), "{name}: {output:?}");
         assert!(
@@ -161,9 +153,7 @@ fn slurm_array_sh_leaves_no_part_file_when_the_count_fails() {
             .env("PATH", &path)
             .env("SLURM_ARRAY_TASK_ID", "1")
             .env("SLURM_ARRAY_TASK_COUNT", "2");
-        let Some(output) = script_in("slurm-array.sh", &["12"], &mut bash) else {
-            return;
-        };
+        let output = script_in("slurm-array.sh", &["12"], &mut bash);
         assert_eq!(output.status.code(), Some(exit), "{output:?}");
         let mut files: Vec<String> = std::fs::read_dir(work.path().join("shards"))
             .unwrap()
@@ -171,5 +161,29 @@ fn slurm_array_sh_leaves_no_part_file_when_the_count_fails() {
             .collect();
         files.sort();
         assert_eq!(files, left, "exit {exit}");
+    }
+}
+
+/// Regression: without bash every script test passed, having run nothing. A bash that cannot
+/// start fails the test, saying so.
+#[test]
+#[should_panic(expected = "bash cannot start")]
+fn a_missing_bash_fails_the_script_tests_not_passes_them() {
+    script_in("bench.sh", &["-h"], &mut Command::new("/no/such/bash"));
+}
+
+/// Regression: `bench.sh -o missing/x.csv` failed only when it wrote the CSV, after its build
+/// and its timings (minutes). A file that cannot be written is refused before anything is
+/// built, in every script that writes one.
+#[test]
+fn an_output_file_that_cannot_be_written_is_refused_before_building() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing/x.csv");
+    let missing = missing.to_str().unwrap();
+    let here = dir.path().to_str().unwrap();
+    for (name, option) in [("bench.sh", "-o"), ("bench.sh", "-s"), ("compare.sh", "-o")] {
+        refused(name, &[option, missing], "no directory");
+        refused(name, &[option, here], "a directory, not a file");
+        refused(name, &[option, ""], &format!("{option} needs a file name"));
     }
 }

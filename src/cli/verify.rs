@@ -53,6 +53,8 @@ pub fn run(config: &VerifyConfig) -> Result<ExitCode> {
     };
     let reader = match Reader::new(input, config.format) {
         Ok(reader) => reader,
+        // Said of the whole input: its first line is no more wrong than the rest.
+        Err(e) if e.is_binary() => return Ok(unreadable(format_args!("input: {}", e.message))),
         Err(e) => return Ok(unreadable(format_args!("input, {e}"))),
     };
     let format = reader.format();

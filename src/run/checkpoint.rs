@@ -422,12 +422,18 @@ impl Checkpoint {
 }
 
 /// The subtotals file of a count: every task's number and value, tab-separated, under a
-/// header naming the run, for re-checking any part of a result elsewhere.
-pub fn subtotals(job: &Job, values: &BTreeMap<usize, u128>) -> String {
+/// header naming the run and the part of it counted (`shard`: `(I, K)` for shard I of K, as
+/// its journal names it; `None` for the whole run), for re-checking any part of a result
+/// elsewhere.
+pub fn subtotals(
+    job: &Job,
+    shard: Option<(usize, usize)>,
+    values: &BTreeMap<usize, u128>,
+) -> String {
     let mut text = format!(
         "# nqueens {} subtotals: {} units_per_solution={}\ntask\tunits\n",
         env!("CARGO_PKG_VERSION"),
-        RunIdentity::of(job, None).fields(),
+        RunIdentity::of(job, shard).fields(),
         job.plan.units_per_solution()
     );
     for (id, value) in values {

@@ -11,9 +11,11 @@
 
 pub use super::deal::partition;
 use super::record::fnv1a;
-use crate::engine::Engine;
+use crate::engine::{Engine, Plan};
 use crate::error::Error;
 use crate::run::job::Job;
+use crate::search::full;
+use crate::search::split::Prefixes;
 use serde::{Deserialize, Serialize};
 
 /// One shard's result, as written to a file.
@@ -142,6 +144,12 @@ pub struct Merged {
 
 /// Adds up shard results (`(name, result)`, the name for messages); refuses an incomplete,
 /// duplicated, mismatched or damaged set.
+///
+/// Nothing a file says is trusted with memory or arithmetic: what merge holds grows with the
+/// files it is given (their shard numbers and task lists), never with the sizes they claim
+/// (a `shards` of 2^40 once allocated 23 GB); the run they name is checked against the plan
+/// of that run, and the values are added in checked `u128` (a sum past it is
+/// an error, not a wrapped count that no known count could catch from n = 28 on).
 pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Error> {
     let fail = |message: String| Err(Error::Shard(message));
     let Some((first_name, first)) = results.first() else {
@@ -172,51 +180,34 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Error> {
                 first.run()
             ));
         }
-    }
-    let mut owner: Vec<Option<&str>> = vec![None; first.shards];
-    for (name, r) in results {
-        match owner.get(r.shard) {
-            None => {
-                return fail(format!(
-                    "{name}: shard {} of {} does not exist",
-                    r.shard, r.shards
-                ));
-            }
-            Some(Some(other)) => {
-                return fail(format!(
-                    "shard {}/{} is given twice ({other} and {name})",
-                    r.shard, r.shards
-                ));
-            }
-            Some(None) => owner[r.shard] = Some(name),
+        if r.shard >= r.shards {
+            return fail(format!(
+                "{name}: shard {} of {} does not exist",
+                r.shard, r.shards
+            ));
         }
     }
-    let missing: Vec<String> = owner
-        .iter()
-        .enumerate()
-        .filter(|(_, o)| o.is_none())
-        .map(|(s, _)| format!("{s}/{}", first.shards))
-        .collect();
-    if !missing.is_empty() {
-        return fail(format!("shard {} missing", missing.join(", ")));
+    // Every run has at least one task per shard (`Job::shard` refuses more shards).
+    if first.shards > first.tasks {
+        return fail(format!(
+            "{first_name}: {} shards of {} tasks: a run has at most one shard per task (the \
+             file was edited or damaged)",
+            first.shards, first.tasks
+        ));
     }
-    let mut covered = vec![false; first.tasks];
+    check_shards(results)?;
+    check_tasks(results)?;
+    // Every task once in the set: `tasks` is now the number of task numbers the files list.
+    check_run(first_name, first)?;
+    let mut units: u128 = 0;
     for (name, r) in results {
-        for &id in &r.task_ids {
-            match covered.get_mut(id) {
-                Some(seen) if !*seen => *seen = true,
-                _ => {
-                    return fail(format!(
-                        "{name}: task {id} is out of range or in two shards"
-                    ));
-                }
-            }
-        }
+        units = units.checked_add(r.units).ok_or_else(|| {
+            Error::Shard(format!(
+                "the shards add up to 2^128 units or more, past any count: {name} or a shard \
+                 before it is wrong"
+            ))
+        })?;
     }
-    if let Some(id) = covered.iter().position(|&c| !c) {
-        return fail(format!("task {id} is in no shard"));
-    }
-    let units: u128 = results.iter().map(|(_, r)| r.units).sum();
     if !units.is_multiple_of(first.units_per_solution) {
         return fail("the shards add up to a fraction of a solution: a shard is wrong".into());
     }
@@ -226,6 +217,175 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Error> {
         solutions: units / first.units_per_solution,
         shards: first.shards,
     })
+}
+
+/// The most missing shards an error lists by number; the rest are counted.
+const LISTED: usize = 8;
+
+/// Checks that the set holds each of its run's shards once, naming one given twice or those
+/// missing; holds a sorted list of the shard numbers given, never one entry per shard of the
+/// run.
+fn check_shards(results: &[(String, ShardResult)]) -> Result<(), Error> {
+    let shards = results[0].1.shards;
+    let mut given: Vec<(usize, &str)> = results
+        .iter()
+        .map(|(name, r)| (r.shard, name.as_str()))
+        .collect();
+    given.sort_unstable();
+    if let Some(pair) = given.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+        return Err(Error::Shard(format!(
+            "shard {}/{shards} is given twice ({} and {})",
+            pair[0].0, pair[0].1, pair[1].1
+        )));
+    }
+    // The numbers absent from the sorted list (every one below `shards`): the gaps before,
+    // between and after them.
+    let mut missing = Vec::new();
+    let mut next = 0;
+    for shard in given.iter().map(|&(s, _)| s).chain([shards]) {
+        missing.extend((next..shard).take(LISTED - missing.len().min(LISTED)));
+        next = shard + 1;
+    }
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let named: Vec<String> = missing.iter().map(|s| format!("{s}/{shards}")).collect();
+    let more = shards - given.len() - missing.len();
+    let more = if more > 0 {
+        format!(" and {more} more")
+    } else {
+        String::new()
+    };
+    Err(Error::Shard(format!(
+        "shard {}{more} missing",
+        named.join(", ")
+    )))
+}
+
+/// Checks that every task of the run is in exactly one shard, naming one out of range, twice
+/// or in none. Holds a flag per task the files list (and one more), never one per task they
+/// claim: with fewer listed than claimed, one among the first of them is in no shard.
+fn check_tasks(results: &[(String, ShardResult)]) -> Result<(), Error> {
+    let tasks = results[0].1.tasks;
+    let listed: usize = results.iter().map(|(_, r)| r.task_ids.len()).sum();
+    let mut covered = vec![false; tasks.min(listed.saturating_add(1))];
+    for (name, r) in results {
+        for &id in &r.task_ids {
+            let twice = covered.get(id).copied().unwrap_or(false);
+            if id >= tasks || twice {
+                return Err(Error::Shard(format!(
+                    "{name}: task {id} is out of range or in two shards"
+                )));
+            }
+            if let Some(seen) = covered.get_mut(id) {
+                *seen = true;
+            }
+        }
+    }
+    match covered.iter().position(|&c| !c) {
+        Some(id) => Err(Error::Shard(format!("task {id} is in no shard"))),
+        None => Ok(()),
+    }
+}
+
+/// How many more prefixes of its split depth than tasks a full-symmetry plan may have: at
+/// most some 3.5 times as many (measured from n = 8 to 32 at every depth with fewer than 3
+/// million prefixes; a test checks the smaller ones), so a file naming fewer than an eighth
+/// of them names another run, and the plan, which could be far too large to build, is not
+/// built.
+const PREFIXES_PER_FULL_TASK: usize = 8;
+
+/// Checks the run `result` names (of this version) against that run's plan: the board size,
+/// the engine, the split depth as the engine takes it, the number of tasks and the units of a
+/// solution. The plan is counted no further than the file's `tasks` (the search's mirror
+/// split, lazily) or built only when it cannot be far larger (the full-symmetry split, after
+/// counting its prefixes; the join engine's, which is bounded by its board sizes), so a file
+/// naming a run too large to plan is refused, not planned. A result of another version (of
+/// this format) is checked only by what holds for every version: its numbering is its own.
+fn check_run(name: &str, result: &ShardResult) -> Result<(), Error> {
+    let fail = |why: String| {
+        Err(Error::Shard(format!(
+            "{name}: {why} (the file was edited or damaged)"
+        )))
+    };
+    if let Err(e) = Error::check_board_size(result.n) {
+        return fail(e.to_string());
+    }
+    if !matches!(result.units_per_solution, 1 | full::UNITS_PER_SOLUTION) {
+        return fail(format!(
+            "it counts {} units per solution, which no engine does",
+            result.units_per_solution
+        ));
+    }
+    if result.version != env!("CARGO_PKG_VERSION") {
+        return Ok(());
+    }
+    let (n, engine, depth) = (result.n, result.engine(), result.split_depth);
+    if let Err(e) = engine.settle(n) {
+        return fail(e.to_string());
+    }
+    // The depth recorded is the one asked for (the automatic one may be below what the
+    // board allows); the plan is split at the depth the engine takes from it.
+    let deepest = match engine {
+        Engine::Join => crate::join::MAX_DEPTH,
+        _ => crate::limits::MAX_SPLIT_DEPTH,
+    };
+    if !(1..=deepest).contains(&depth) {
+        return fail(format!(
+            "it names split depth {depth}, where the {engine} engine splits at 1 to {deepest} \
+             rows"
+        ));
+    }
+    let depth = Plan::effective_depth(n, engine, depth);
+    let claimed = result.tasks;
+    let (tasks, units_per_solution) = match engine {
+        Engine::Join => {
+            let plan = Plan::new(n, engine, depth);
+            (plan.len(), plan.units_per_solution())
+        }
+        // A plan split at one row is small, and says which split the search takes.
+        _ => match Plan::new(n, engine, 1) {
+            Plan::Full(_) => {
+                let cap = claimed
+                    .saturating_add(1)
+                    .saturating_mul(PREFIXES_PER_FULL_TASK);
+                if Prefixes::new(n, depth, false).count_up_to(cap) == cap {
+                    return fail(format!(
+                        "it names {claimed} tasks, where n = {n} split at {depth} rows by the \
+                         {engine} engine makes far more"
+                    ));
+                }
+                let plan = Plan::new(n, engine, depth);
+                (plan.len(), plan.units_per_solution())
+            }
+            small => {
+                let prefixes = Prefixes::new(n, depth, true);
+                (
+                    prefixes.count_up_to(claimed.saturating_add(1)),
+                    small.units_per_solution(),
+                )
+            }
+        },
+    };
+    if tasks != claimed {
+        let made = if tasks > claimed {
+            "more".to_string()
+        } else {
+            tasks.to_string()
+        };
+        return fail(format!(
+            "it names {claimed} tasks, where n = {n} split at {depth} rows by the {engine} \
+             engine makes {made}"
+        ));
+    }
+    if units_per_solution != result.units_per_solution {
+        return fail(format!(
+            "it counts {} units per solution, where the {engine} engine counts \
+             {units_per_solution}",
+            result.units_per_solution
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -256,7 +416,12 @@ mod tests {
 
     /// Shard results of a real count of the n x n board, split into `shards`.
     fn results(n: u32, shards: usize) -> Vec<(String, ShardResult)> {
-        let counter = crate::Counter::new().engine(Engine::SEARCH).threads(1);
+        results_of(crate::Counter::new().engine(Engine::SEARCH), n, shards)
+    }
+
+    /// Shard results of a real count by `counter` of the n x n board, split into `shards`.
+    fn results_of(counter: crate::Counter, n: u32, shards: usize) -> Vec<(String, ShardResult)> {
+        let counter = counter.threads(1);
         let mut job = counter.prepare(n).unwrap();
         (0..shards)
             .map(|s| {
@@ -303,5 +468,170 @@ mod tests {
         old[0].1.format = FORMAT_V1.into();
         let error = merge(&old).unwrap_err().to_string();
         assert!(error.contains("nqueens 0.1.0"), "{error}");
+    }
+
+    /// `results` with `edit` made to every one of them and their checksums recomputed: a
+    /// set edited with care, which only the checks past the checksum can refuse.
+    fn edited(
+        mut results: Vec<(String, ShardResult)>,
+        edit: impl Fn(&mut ShardResult),
+    ) -> Vec<(String, ShardResult)> {
+        for (_, r) in &mut results {
+            edit(r);
+            r.checksum = r.expected_checksum();
+        }
+        results
+    }
+
+    fn refusal(results: &[(String, ShardResult)]) -> String {
+        merge(results).unwrap_err().to_string()
+    }
+
+    /// Regression: a shard file whose `shards` was 2^40 (its checksum recomputed) grew merge
+    /// to 23 GB, a flag for each shard. It is refused, and when the file's `tasks` allows that
+    /// many shards, the missing ones are listed without a flag for each.
+    #[test]
+    fn a_shard_count_of_2_to_the_40_is_refused_without_allocating_it() {
+        let huge = 1usize << 40;
+        let error = refusal(&edited(results(8, 2), |r| r.shards = huge));
+        assert!(error.contains("at most one shard per task"), "{error}");
+        let error = refusal(&edited(results(8, 2), |r| {
+            r.shards = huge;
+            r.tasks = huge;
+        }));
+        assert_eq!(
+            error,
+            format!(
+                "shard 2/{huge}, 3/{huge}, 4/{huge}, 5/{huge}, 6/{huge}, 7/{huge}, 8/{huge}, 9/{huge} and {} more missing",
+                huge - 10
+            )
+        );
+    }
+
+    /// Regression: the same with `tasks`: a flag for each task the file claimed.
+    #[test]
+    fn a_task_count_of_2_to_the_40_is_refused_without_allocating_it() {
+        let tasks = results(8, 2)[0].1.tasks;
+        let error = refusal(&edited(results(8, 2), |r| r.tasks = 1 << 40));
+        assert_eq!(error, format!("task {tasks} is in no shard"));
+    }
+
+    /// Regression: `units` near 2^128 wrapped the sum silently (caught at n = 15 by the known
+    /// count, where one is known; from n = 28 on, none is). The sum is checked.
+    #[test]
+    fn shard_units_near_2_to_the_128_are_refused_not_wrapped() {
+        let mut results = results(8, 2);
+        results[0].1.units = u128::MAX - 1;
+        results[0].1.checksum = results[0].1.expected_checksum();
+        let error = refusal(&results);
+        assert!(error.contains("past any count"), "{error}");
+    }
+
+    /// Regression: zero units per solution, with zero units, divided by zero (a panic).
+    #[test]
+    fn zero_units_per_solution_is_refused_not_divided_by() {
+        let error = refusal(&edited(results(8, 2), |r| {
+            r.units = 0;
+            r.units_per_solution = 0;
+        }));
+        assert!(error.contains("0 units per solution"), "{error}");
+        let error = refusal(&edited(results(8, 2), |r| r.units_per_solution = 1));
+        assert!(
+            error.contains("the search (full symmetry) engine counts 3"),
+            "{error}"
+        );
+    }
+
+    /// Regression: the sizes were never checked against the run the files name: a set that
+    /// left the last task out of `tasks` and of its shard merged into a count short of it.
+    #[test]
+    fn a_set_naming_fewer_tasks_than_its_run_has_is_refused() {
+        for counter in [
+            crate::Counter::new().engine(Engine::SEARCH),
+            crate::Counter::new().engine(Engine::Search(crate::Symmetry::Mirror)),
+            crate::Counter::new().engine(Engine::Join),
+        ] {
+            let mut results = results_of(counter, 8, 2);
+            let last = results[0].1.tasks - 1;
+            for (_, r) in &mut results {
+                r.tasks = last;
+                r.task_ids.retain(|&id| id != last);
+                r.units = 0;
+                r.checksum = r.expected_checksum();
+            }
+            let error = refusal(&results);
+            assert!(error.contains(&format!("it names {last} tasks")), "{error}");
+            assert!(
+                error.ends_with("makes more (the file was edited or damaged)"),
+                "{error}"
+            );
+        }
+    }
+
+    /// Regression: a run no count could plan (n = 28 searched at a split of 8 rows, some 10^9
+    /// tasks: the plan alone fills the memory) is refused from its prefixes, its plan not
+    /// built; and a split depth no engine takes is refused.
+    #[test]
+    fn a_run_too_large_to_plan_is_refused_without_planning_it() {
+        let started = std::time::Instant::now();
+        let error = refusal(&edited(results(8, 2), |r| {
+            r.n = 28;
+            r.split_depth = 8;
+        }));
+        assert!(error.contains("makes far more"), "{error}");
+        assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
+        for depth in [0, 9] {
+            let error = refusal(&edited(results(8, 2), |r| r.split_depth = depth));
+            assert!(error.contains("splits at 1 to 8 rows"), "{error}");
+        }
+        let error = refusal(&edited(results(8, 2), |r| r.n = 40));
+        assert!(error.contains("board size 40"), "{error}");
+    }
+
+    /// What the guard above stands on: a full-symmetry plan has at most a few times fewer
+    /// tasks than there are prefixes of its depth, so a real run is never refused by it.
+    #[test]
+    fn full_symmetry_plans_have_fewer_than_8_prefixes_per_task() {
+        for n in full::MIN_N..=13 {
+            for depth in 1..=n - 6 {
+                let tasks = Plan::new(n, Engine::SEARCH, depth).len();
+                let prefixes = Prefixes::new(n, depth, false).count_up_to(usize::MAX);
+                assert!(
+                    prefixes < PREFIXES_PER_FULL_TASK * (tasks + 1),
+                    "n = {n}, depth {depth}: {prefixes} prefixes, {tasks} tasks"
+                );
+            }
+        }
+    }
+
+    /// Real sets of every engine and split pass the checks against their run, the automatic
+    /// split too (recorded as chosen: 1 for the mirror split of n = 13, which takes 2).
+    #[test]
+    fn real_shards_of_every_engine_and_split_merge() {
+        for engine in [
+            Engine::SEARCH,
+            Engine::Search(crate::Symmetry::Mirror),
+            Engine::Join,
+        ] {
+            for n in [1, 5, 8, 11, 13] {
+                for depth in [None, Some(1), Some(2), Some(3), Some(4)] {
+                    let counter = crate::Counter::new().engine(engine);
+                    let counter = match depth {
+                        Some(depth) => counter.split_depth(depth),
+                        None => counter,
+                    };
+                    if counter.prepare(n).is_err() {
+                        continue; // the join engine below n = 4
+                    }
+                    let results = results_of(counter, n, 2.min(n as usize));
+                    let merged = merge(&results).unwrap();
+                    assert_eq!(
+                        Some(merged.solutions),
+                        crate::known::total(n),
+                        "{engine}, n = {n}, depth {depth:?}"
+                    );
+                }
+            }
+        }
     }
 }

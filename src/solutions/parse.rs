@@ -14,7 +14,10 @@
 //! placement they hold ([`Format::max_n`]) is an error at once, so endless input
 //! (`/dev/zero`, a stream without a newline) ends with an error instead of filling the
 //! memory. `leetcode`'s one JSON array for the whole set is read board by board. A UTF-8 byte
-//! order mark at the start is skipped.
+//! order mark at the start is skipped. Input whose first line is binary data (gzip, an
+//! image, random bytes: a NUL byte, a control character, bytes that are not UTF-8) is
+//! refused as such at once ([`BINARY`]), in any format; binary data met later is refused
+//! with its line.
 
 mod documents;
 mod input;
@@ -60,6 +63,17 @@ pub struct ParseError {
     pub place: Place,
     /// What is wrong.
     pub message: String,
+}
+
+/// Why input whose first line is binary data is refused ([`ParseError::is_binary`]).
+pub const BINARY: &str = "binary data (not a solution listing in any format)";
+
+impl ParseError {
+    /// Whether the input was refused as binary data from its first line (gzip, an image,
+    /// random bytes): a verdict on the whole input, which a line number does not add to.
+    pub fn is_binary(&self) -> bool {
+        self.message == BINARY
+    }
 }
 
 impl fmt::Display for ParseError {
@@ -162,7 +176,16 @@ impl<R: BufRead> Reader<R> {
     /// show for `None`.
     pub fn new(input: R, format: Option<Format>) -> Result<Reader<R>, ParseError> {
         let mut input = Input::new(input);
-        input.skip_byte_order_mark()?;
+        // A byte order mark cut short is text that is not UTF-8, unless the bytes after it
+        // are binary anyway (random bytes may start as a mark does).
+        let mark = input.skip_byte_order_mark();
+        if input.looks_binary()? {
+            return Err(ParseError {
+                place: Place::Line(1),
+                message: BINARY.into(),
+            });
+        }
+        mark?;
         let format = match format {
             Some(format) => format,
             None => Self::detect(&mut input)?,
@@ -464,10 +487,7 @@ mod tests {
         )
         .err()
         .unwrap();
-        assert_eq!(
-            error.to_string(),
-            "line 1: binary data (a NUL byte), not text"
-        );
+        assert!(error.is_binary(), "{error}");
         // A row string that never closes.
         let endless = b"[[\"".chain(std::io::repeat(b'Q').take(1 << 40));
         let error = Reader::new(std::io::BufReader::new(endless), None)
@@ -532,5 +552,55 @@ mod tests {
         assert_eq!(parse("[]", Format::Leetcode).unwrap(), []);
         let items = parse("[[]]", Format::Leetcode).unwrap();
         assert_eq!(items[0].columns, Err("an empty board".into()));
+    }
+
+    /// A stream of bytes that looks random (xorshift), the same on every run.
+    fn random_bytes(length: usize) -> Vec<u8> {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        (0..length)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                (state >> 56) as u8
+            })
+            .collect()
+    }
+
+    /// Regression: `verify` of gzip or random bytes said "a word longer than 32 bytes" (or
+    /// "binary data (a NUL byte)" with a line number, as if one line of text were wrong):
+    /// binary input is said to be binary, from its first line, in every format.
+    #[test]
+    fn gzip_or_random_bytes_are_binary_data_not_a_long_word() {
+        let mut gzip = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03".to_vec();
+        gzip.extend(random_bytes(500));
+        let png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR".to_vec();
+        let elf = b"\x7fELF\x02\x01\x01\x00".to_vec();
+        for (what, bytes) in [
+            ("gzip", gzip),
+            ("random", random_bytes(4096)),
+            ("png", png),
+            ("elf", elf),
+        ] {
+            let formats = Format::ALL.map(Some);
+            for format in [None].into_iter().chain(formats) {
+                let error = Reader::new(&bytes[..], format).err();
+                assert!(
+                    error.as_ref().is_some_and(ParseError::is_binary),
+                    "{what} {format:?}: {error:?}"
+                );
+            }
+        }
+        // Text is not: blanks, escape sequences, a character cut by the end of what was
+        // read; nor text whose later lines hold binary bytes (refused there, by line).
+        let text = "1 3 0 2 \t\x1b[1m\u{b}\u{c}é";
+        let cut = &text.as_bytes()[..text.len() - 1];
+        for bytes in [text.as_bytes(), cut, b"1 3 0 2\r\n\x00\xff\n"] {
+            let error = Reader::new(bytes, None).err();
+            assert!(
+                !error.as_ref().is_some_and(ParseError::is_binary),
+                "{error:?}"
+            );
+        }
     }
 }

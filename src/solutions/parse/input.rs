@@ -44,6 +44,9 @@ pub(super) enum Scan {
     },
 }
 
+/// The most of the input's first line that [`Input::looks_binary`] looks at.
+const SNIFFED: usize = 4_096;
+
 /// The bytes that separate the words of a line.
 fn is_blank(byte: u8) -> bool {
     matches!(byte, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
@@ -145,6 +148,22 @@ impl<R: BufRead> Input<R> {
             }
         }
         Ok(())
+    }
+
+    /// Whether the input's first line, as far as the first read gave it (at most [`SNIFFED`]
+    /// bytes, none of them consumed), is binary data rather than text: a NUL byte, a control
+    /// character no text holds, or bytes that are not UTF-8 (a character cut by the end of
+    /// what was read is not counted). Gzip, images, executables and random bytes all are,
+    /// from their first bytes (random bytes otherwise read as a word too long to be a
+    /// number); text whose later lines hold such bytes is refused at those lines, by number.
+    pub(super) fn looks_binary(&mut self) -> Result<bool, ParseError> {
+        let chunk = self.fill()?;
+        let block = &chunk[..chunk.len().min(SNIFFED)];
+        let line = block.split(|&b| b == b'\n').next().unwrap_or_default();
+        // Blanks and escape sequences (coloured text) are text.
+        let control = |b: &u8| *b < 0x20 && *b != 0x1b && !is_blank(*b);
+        let not_utf8 = std::str::from_utf8(line).is_err_and(|e| e.error_len().is_some());
+        Ok(line.iter().any(control) || not_utf8)
     }
 
     /// Reads ahead the bytes of the current line while `keep` holds for them (up to its end,
