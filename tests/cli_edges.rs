@@ -217,7 +217,7 @@ fn verify_of_dev_zero_ends_at_once_with_an_error() {
     let stderr = text(&out.get_output().stderr);
     assert_eq!(
         stderr,
-        "error: input, line 1: binary data (a NUL byte), not text\n"
+        "error: input: binary data (not a solution listing in any format)\n"
     );
 }
 

@@ -314,7 +314,7 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran
     }
     interrupt::forget_journal();
     if let Some((path, mut output)) = subtotals.take() {
-        let text = checkpoint::subtotals(job, &values);
+        let text = checkpoint::subtotals(job, config.shard, &values);
         let written = match output.writer().write_all(text.as_bytes()) {
             Ok(()) => output.finish(),
             Err(e) => {
