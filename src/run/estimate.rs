@@ -22,10 +22,12 @@
 //! way (`search::sample`), so a part of either engine takes at most a second or so, and the
 //! same task drawn twice is timed from two subtrees.
 //!
-//! The budget is looked at before every part, and so, once a first round is in, is the
-//! share of the run the rates so far predict: a round that would pass either is cut short
-//! (its parts run in a shuffled order, so that what it timed is a random part of it) and the
-//! sample ends there.
+//! The budget is looked at before every part: a round that would pass it is cut short (its
+//! parts run in a shuffled order, so that what it timed is a random part of it) and the
+//! sample ends there. The share of the run is looked at between rounds, each round sized to
+//! fit what is left of it at the pace so far: with parts of milliseconds a round overruns it
+//! by little. (A check inside the round would judge the share by the rates timed so far,
+//! and stopping when those happen to run low biases the estimate low.)
 //!
 //! Parts run on the job's threads, one per thread at a time, each timed by a clock of the
 //! thread that runs it: the wall clock by default, which on a machine doing nothing else is
@@ -37,7 +39,6 @@ use super::driver;
 use super::job::Job;
 use crate::engine::Plan;
 use crate::error::Error;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// The first round's points.
@@ -107,41 +108,26 @@ impl Job {
         let mut rounds: Vec<Vec<Timed>> = Vec::new();
         let mut points = FIRST_ROUND;
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        // The rates timed so far, all rounds together (their sum and number): what the
-        // share of the run is judged by while a round runs.
-        let rates = Mutex::new((0.0f64, 0usize));
         loop {
             seed = splitmix(seed);
             let picks = line.pick(points, seed);
-            // Run in a shuffled order, so that a round cut short is a random part of its
-            // points, not the heaviest tasks' alone.
+            // Run in a shuffled order, so that a round the budget cuts short is a random
+            // part of its points, not the heaviest tasks' alone.
             let order = shuffled(picks.len(), seed);
             let plan = &self.plan;
             let times = driver::run(
                 self.threads,
                 picks.len(),
                 |k| {
-                    let i = order[k];
-                    let (sum, timed) = *rates.lock().unwrap_or_else(|e| e.into_inner());
-                    let elapsed = started.elapsed();
-                    // Within the budget, and, once the first round is in, within the share
-                    // of the run that the rates so far predict: a round is cut short rather
-                    // than overrun either (each part takes milliseconds to a second or so).
-                    let share =
-                        sum / timed.max(1) as f64 * line.total as f64 / threads / SHARE_OF_RUN;
-                    if elapsed > budget || (timed >= FIRST_ROUND && elapsed.as_secs_f64() > share) {
+                    if started.elapsed() > budget {
                         return u128::MAX;
                     }
-                    let (task, part, weight) = picks[i];
+                    let i = order[k];
+                    let (task, part, _) = picks[i];
                     let draw = splitmix(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-                    let nanos = plan
-                        .task_time_part(task, part, draw, clock)
+                    plan.task_time_part(task, part, draw, clock)
                         .as_nanos()
-                        .min(u128::MAX - 1);
-                    let mut rates = rates.lock().unwrap_or_else(|e| e.into_inner());
-                    rates.0 += nanos as f64 * 1e-9 / weight.max(1) as f64;
-                    rates.1 += 1;
-                    nanos
+                        .min(u128::MAX - 1)
                 },
                 |_, _| {},
             )?;
@@ -177,7 +163,7 @@ impl Job {
                 break;
             }
             // Twice the points, or as many as the time left within the run's twentieth
-            // allows at the pace so far (a round that would overrun it is cut short).
+            // allows at the pace so far (a round, once started, runs whole within the budget).
             let pace = started.elapsed().as_secs_f64() / sampled.max(1) as f64;
             let fit = ((share - started.elapsed().as_secs_f64()) / pace.max(1e-9)) as usize;
             points = (2 * points).min(fit.max(FIRST_ROUND));
