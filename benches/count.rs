@@ -101,8 +101,8 @@ fn main() {
 
 /// The nodes one search visits for the n x n board.
 fn nodes(n: u32, engine: Engine) -> Option<u64> {
-    let plan = Plan::new(n, engine, Plan::auto_depth(n, engine, 1));
-    (0..plan.len()).map(|i| plan.nodes(i)).sum()
+    let plan = Plan::new(n, engine, Plan::auto_depth(n, engine, 1).ok()?).ok()?;
+    (0..plan.len()).map(|i| plan.nodes(i).ok().flatten()).sum()
 }
 
 /// Prints each method's speed-up over the textbook counter from criterion's saved medians,

@@ -4,8 +4,9 @@
 
 use crate::error::Error;
 use crate::join;
-use crate::search::kernel;
-use crate::search::{full, split};
+use crate::search::kernel::{self, Unblocked};
+use crate::search::{full, sample, split};
+use std::time::Duration;
 
 /// Which engine counts a board: the one type every output, file and error names engines by.
 ///
@@ -134,16 +135,22 @@ pub enum Plan {
 }
 
 impl Plan {
+    /// The most tasks a plan of the search holds: a split depth that would make more is
+    /// lowered to the deepest that makes no more ([`Plan::effective_depth`]). Every task is
+    /// held from the start, with its weight and its value (some 200 bytes a task in all, the
+    /// full symmetry's rules shared); n = 16 split at 8 rows would make 5.8 million tasks and
+    /// n = 32 billions. A million tasks is far more than any count's threads, shards or MPI
+    /// ranks need.
+    pub const MAX_TASKS: usize = 1 << 20;
+
     /// The tasks of the n x n board for a settled `engine` (see [`Engine::settle`]), split at
-    /// `depth` rows. The full-symmetry search splits boards below 8 x 8 by the
-    /// mirror image.
-    ///
-    /// # Panics
-    ///
-    /// For [`Engine::Join`] on a board the join engine does not count: [`Engine::settle`]
-    /// never gives it one.
-    pub fn new(n: u32, engine: Engine, depth: u32) -> Plan {
-        match engine {
+    /// `depth` rows, or as deep as the board and [`Plan::MAX_TASKS`] allow
+    /// ([`Plan::effective_depth`]). The full-symmetry search splits boards below 8 x 8 by the
+    /// mirror image. An error for a board size out of range, and for the join engine on a
+    /// board it does not count.
+    pub fn new(n: u32, engine: Engine, depth: u32) -> Result<Plan, Error> {
+        let depth = Plan::effective_depth(n, engine, depth)?;
+        Ok(match engine {
             Engine::Search(Symmetry::Full) | Engine::Gpu(Symmetry::Full) if n >= full::MIN_N => {
                 Plan::Full(full::tasks(n, depth))
             }
@@ -151,32 +158,77 @@ impl Plan {
             Engine::Auto | Engine::Search(_) | Engine::Gpu(_) => {
                 Plan::Mirror(split::tasks(n, depth))
             }
-        }
+        })
     }
 
-    /// The split depth a plan for the n x n board really uses when `depth` is asked for:
-    /// each engine clamps it to what the board allows.
-    pub fn effective_depth(n: u32, engine: Engine, depth: u32) -> u32 {
-        match engine {
+    /// Whether `engine` makes plans of the n x n board: an error for a board size out of
+    /// range, and for the join engine on a board it does not count.
+    fn check(n: u32, engine: Engine) -> Result<(), Error> {
+        Error::check_board_size(n)?;
+        if engine == Engine::Join {
+            engine.settle(n)?;
+        }
+        Ok(())
+    }
+
+    /// The split depth the board allows when `depth` is asked for, before the cap on the
+    /// number of tasks: each engine clamps it to the rows it can place in advance.
+    pub fn clamp_depth(n: u32, engine: Engine, depth: u32) -> Result<u32, Error> {
+        Plan::check(n, engine)?;
+        Ok(match engine {
             Engine::Search(Symmetry::Full) | Engine::Gpu(Symmetry::Full) if n >= full::MIN_N => {
                 full::clamp_depth(n, depth)
             }
             Engine::Join => join::clamp_depth(n, depth),
             Engine::Auto | Engine::Search(_) | Engine::Gpu(_) => split::clamp_depth(n, depth),
+        })
+    }
+
+    /// The split depth a plan for the n x n board really uses when `depth` is asked for:
+    /// clamped to what the board allows ([`Plan::clamp_depth`]), then, for the search, lowered
+    /// while it would make more than [`Plan::MAX_TASKS`] tasks (counted without building
+    /// them). It depends on n, the engine and `depth` alone, so a journal or a shard file
+    /// that records it finds the same tasks again.
+    pub fn effective_depth(n: u32, engine: Engine, depth: u32) -> Result<u32, Error> {
+        let mut depth = Plan::clamp_depth(n, engine, depth)?;
+        if engine == Engine::Join {
+            return Ok(depth);
+        }
+        while depth > 1
+            && Plan::search_tasks_up_to(n, engine, depth, Plan::MAX_TASKS + 1) > Plan::MAX_TASKS
+        {
+            depth -= 1;
+        }
+        // Odd boards' mirror split needs two rows whatever was asked (and makes at most
+        // 32 * 31 tasks there).
+        Plan::clamp_depth(n, engine, depth)
+    }
+
+    /// How many tasks the search's plan of the n x n board split at `depth` rows has,
+    /// counting no further than `cap` (n and the engine checked by the caller).
+    fn search_tasks_up_to(n: u32, engine: Engine, depth: u32, cap: usize) -> usize {
+        match engine {
+            Engine::Search(Symmetry::Full) | Engine::Gpu(Symmetry::Full) if n >= full::MIN_N => {
+                full::count_up_to(n, depth, cap)
+            }
+            _ => split::Prefixes::new(n, split::clamp_depth(n, depth), true).count_up_to(cap),
         }
     }
 
     /// The shallowest split that gives every one of `threads` threads many tasks.
-    pub fn auto_depth(n: u32, engine: Engine, threads: usize) -> u32 {
-        // Eight tasks per thread (and at least 64) keep the idle tail of a run short.
-        let wanted = (threads.max(1) * 8).max(64);
-        let deepest = Plan::effective_depth(n, engine, split::MAX_DEPTH);
+    pub fn auto_depth(n: u32, engine: Engine, threads: usize) -> Result<u32, Error> {
+        Plan::check(n, engine)?;
         if engine == Engine::Join {
-            return join::auto_depth(n);
+            return Ok(join::auto_depth(n));
         }
-        (1..=deepest)
-            .find(|&depth| Plan::new(n, engine, depth).len() >= wanted)
-            .unwrap_or(deepest)
+        // Eight tasks per thread (and at least 64) keep the idle tail of a run short.
+        let wanted = (threads.clamp(1, crate::limits::MAX_THREADS) * 8).max(64);
+        let deepest = Plan::clamp_depth(n, engine, split::MAX_DEPTH)?;
+        // The first depth with enough tasks has fewer than `wanted` times 32: far below
+        // the cap. Counted without building them.
+        Ok((1..=deepest)
+            .find(|&depth| Plan::search_tasks_up_to(n, engine, depth, wanted) >= wanted)
+            .unwrap_or(deepest))
     }
 
     /// Builds what the tasks share before they run, on `threads` threads: the join engine's
@@ -201,6 +253,31 @@ impl Plan {
         self.len() == 0
     }
 
+    /// An error unless `index` is a task of the plan.
+    pub fn check_task(&self, index: usize) -> Result<(), Error> {
+        match self.len() {
+            0 => Err(Error::Task(format!("task {index}: this plan has no tasks"))),
+            len if index >= len => Err(Error::Task(format!(
+                "task {index} is out of range: this plan has {len} tasks, 0 to {}",
+                len - 1
+            ))),
+            _ => Ok(()),
+        }
+    }
+
+    /// An error unless `part` is a part of task `index` of the plan.
+    fn check_part(&self, index: usize, part: usize) -> Result<(), Error> {
+        self.check_task(index)?;
+        let parts = self.task_parts(index);
+        if part >= parts {
+            return Err(Error::Task(format!(
+                "part {part} of task {index} is out of range: the task has {parts} part{}",
+                if parts == 1 { "" } else { "s" }
+            )));
+        }
+        Ok(())
+    }
+
     /// What one solution is worth in the values of [`Plan::run`]: the sum of all tasks'
     /// values divided by this is the number of solutions.
     pub fn units_per_solution(&self) -> u128 {
@@ -211,8 +288,18 @@ impl Plan {
     }
 
     /// The value of task `index`: the solutions it stands for, in units of
-    /// [`Plan::units_per_solution`].
-    pub fn run(&self, index: usize) -> u128 {
+    /// [`Plan::units_per_solution`]. An error for a task the plan does not have.
+    pub fn run(&self, index: usize) -> Result<u128, Error> {
+        self.check_task(index)?;
+        Ok(self.task_value(index))
+    }
+
+    /// [`Plan::run`] for a task known to be the plan's.
+    ///
+    /// # Panics
+    ///
+    /// When `index` is not below [`Plan::len`].
+    pub(crate) fn task_value(&self, index: usize) -> u128 {
         match self {
             Plan::Mirror(tasks) => {
                 let task = &tasks[index];
@@ -220,7 +307,7 @@ impl Plan {
             }
             Plan::Full(tasks) => {
                 let task = &tasks[index];
-                u128::from(kernel::count_with(task.board, &task.rules))
+                u128::from(kernel::count_with(task.board, &*task.rules))
             }
             Plan::Join(plan) => plan.run(index),
         }
@@ -237,7 +324,13 @@ impl Plan {
 
     /// How many parts task `index` can be run in, one at a time ([`Plan::run_part`]): the
     /// join engine's units; the search's tasks are one part each.
-    pub fn parts(&self, index: usize) -> usize {
+    pub fn parts(&self, index: usize) -> Result<usize, Error> {
+        self.check_task(index)?;
+        Ok(self.task_parts(index))
+    }
+
+    /// [`Plan::parts`] of a task known to be the plan's (panics otherwise).
+    pub(crate) fn task_parts(&self, index: usize) -> usize {
         match self {
             Plan::Join(plan) => plan.parts(index),
             Plan::Mirror(_) | Plan::Full(_) => 1,
@@ -245,67 +338,104 @@ impl Plan {
     }
 
     /// The value of part `part` of task `index`: a task's value is the sum over its parts.
-    pub fn run_part(&self, index: usize, part: usize) -> u128 {
-        match self {
+    pub fn run_part(&self, index: usize, part: usize) -> Result<u128, Error> {
+        self.check_part(index, part)?;
+        Ok(match self {
             Plan::Join(plan) => plan.run_part(index, part),
-            Plan::Mirror(_) | Plan::Full(_) => self.run(index),
-        }
+            Plan::Mirror(_) | Plan::Full(_) => self.task_value(index),
+        })
     }
 
     /// An estimate of the time part `part` of task `index` takes, in `clock`'s time (the
-    /// time of the calling thread so far, from any fixed start): the part timed as it runs,
-    /// or, for the join engine's units of many pieces, one pair of pieces drawn by `seed`,
-    /// scaled ([`join::Plan::time_part`]).
+    /// time of the calling thread so far, from any fixed start), drawn by `seed`: unbiased,
+    /// and each call takes at most some milliseconds of the search, or one pair of pieces of
+    /// the join engine. The join engine's units of many pieces time one pair of pieces,
+    /// scaled ([`join::Plan::time_part`]); the search's tasks time one subtree small enough
+    /// to count in milliseconds, reached by a random walk down the task's first rows and
+    /// scaled by the choices on the way (Knuth's estimator), or the whole task when it is
+    /// that small.
     pub fn time_part(
         &self,
         index: usize,
         part: usize,
         seed: u64,
-        clock: &dyn Fn() -> std::time::Duration,
-    ) -> std::time::Duration {
-        if let Plan::Join(plan) = self {
-            return plan.time_part(index, part, seed, clock);
+        clock: &dyn Fn() -> Duration,
+    ) -> Result<Duration, Error> {
+        self.check_part(index, part)?;
+        Ok(self.task_time_part(index, part, seed, clock))
+    }
+
+    /// Whether [`Plan::time_part`] times a part as a whole, so that a sample that has timed
+    /// as many parts as the plan has is as good as a census: the join engine's units (all
+    /// but those of many pieces). The search's tasks are timed by a random subtree, so
+    /// drawing one again adds to what is known.
+    pub(crate) fn parts_timed_whole(&self) -> bool {
+        matches!(self, Plan::Join(_))
+    }
+
+    /// [`Plan::time_part`] of a part known to be the plan's (panics otherwise).
+    pub(crate) fn task_time_part(
+        &self,
+        index: usize,
+        part: usize,
+        seed: u64,
+        clock: &dyn Fn() -> Duration,
+    ) -> Duration {
+        match self {
+            Plan::Join(plan) => plan.time_part(index, part, seed, clock),
+            Plan::Mirror(tasks) => sample::time(tasks[index].board, &Unblocked, seed, clock),
+            Plan::Full(tasks) => {
+                sample::time(tasks[index].board, &*tasks[index].rules, seed, clock)
+            }
         }
-        let start = clock();
-        std::hint::black_box(self.run_part(index, part));
-        clock().saturating_sub(start)
     }
 
     /// The estimated size of part `part` of task `index`, in the units of [`Plan::weight`]:
     /// a task's weight is the sum over its parts.
-    pub fn part_weight(&self, index: usize, part: usize) -> u64 {
+    pub fn part_weight(&self, index: usize, part: usize) -> Result<u64, Error> {
+        self.check_part(index, part)?;
+        Ok(self.task_part_weight(index, part))
+    }
+
+    /// [`Plan::part_weight`] of a part known to be the plan's (panics otherwise).
+    pub(crate) fn task_part_weight(&self, index: usize, part: usize) -> u64 {
         match self {
             Plan::Join(plan) => plan.part_weight(index, part),
-            Plan::Mirror(_) | Plan::Full(_) => self.weight(index),
+            Plan::Mirror(_) | Plan::Full(_) => self.task_weight(index),
         }
     }
 
     /// The nodes (queens placed) the search of task `index` visits, for a benchmark's nodes
     /// per second; runs the task again with a counting build of the search. The join engine
-    /// searches no tree: `None`.
-    pub fn nodes(&self, index: usize) -> Option<u64> {
-        match self {
-            Plan::Mirror(tasks) => Some(kernel::nodes_with(tasks[index].board, &kernel::Unblocked)),
-            Plan::Full(tasks) => Some(kernel::nodes_with(tasks[index].board, &tasks[index].rules)),
+    /// searches no tree: `None`. An error for a task the plan does not have.
+    pub fn nodes(&self, index: usize) -> Result<Option<u64>, Error> {
+        self.check_task(index)?;
+        Ok(match self {
+            Plan::Mirror(tasks) => Some(kernel::nodes_with(tasks[index].board, &Unblocked)),
+            Plan::Full(tasks) => Some(kernel::nodes_with(tasks[index].board, &*tasks[index].rules)),
             Plan::Join(_) => None,
-        }
+        })
     }
 
     /// An estimate of task `index`'s size (at least 1), from random probes of its search,
     /// seeded by the task number so that every machine computes the
     /// same weights (shards are balanced by them).
     /// The join engine estimates from the sizes of its half-boards' sources instead
-    /// ([`join::Plan::weight`]).
-    pub fn weight(&self, index: usize) -> u64 {
+    /// ([`join::Plan::weight`]). An error for a task the plan does not have.
+    pub fn weight(&self, index: usize) -> Result<u64, Error> {
+        self.check_task(index)?;
+        Ok(self.task_weight(index))
+    }
+
+    /// [`Plan::weight`] of a task known to be the plan's (panics otherwise).
+    pub(crate) fn task_weight(&self, index: usize) -> u64 {
         const PROBES: u32 = 64;
         let seed = 0x9e37_79b9_7f4a_7c15 ^ (index as u64).wrapping_mul(0x2545_f491_4f6c_dd1d);
         let nodes = match self {
-            Plan::Mirror(tasks) => {
-                kernel::estimate(tasks[index].board, &kernel::Unblocked, PROBES, seed)
-            }
+            Plan::Mirror(tasks) => kernel::estimate(tasks[index].board, &Unblocked, PROBES, seed),
             Plan::Full(tasks) => {
                 let task = &tasks[index];
-                kernel::estimate(task.board, &task.rules, PROBES, seed)
+                kernel::estimate(task.board, &*task.rules, PROBES, seed)
             }
             Plan::Join(plan) => return plan.weight(index),
         };

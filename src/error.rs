@@ -27,6 +27,10 @@ pub enum Error {
     /// another count is writing). Waiting for that run, or naming another file, is the remedy.
     #[error("{0}")]
     InUse(String),
+    /// A task, or a part of one, that the count's plan does not have (a task number out of
+    /// range, given to a counter, a checkpoint or a plan).
+    #[error("{0}")]
+    Task(String),
     /// Shard results cannot be merged.
     #[error("{0}")]
     Shard(String),

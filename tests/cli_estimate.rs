@@ -4,8 +4,9 @@
 
 mod cli_support;
 
-use cli_support::{nqueens, stdout};
+use cli_support::{Watched, nqueens, stdout};
 use serde_json::Value;
+use std::io::BufRead;
 
 fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&stdout(args)).unwrap()
@@ -75,4 +76,59 @@ fn estimate_refuses_what_only_a_count_can_do() {
             "{flag:?}"
         );
     }
+}
+
+/// Regression: `count 19 --engine search --estimate` sampled a quarter of the run instead of
+/// a twentieth (its first round timed 32 whole tasks, the largest most often), and
+/// `count 29 --estimate` printed nothing after ten minutes. Parts of the search are now timed
+/// from subtrees of milliseconds, and a round is cut short where it would pass the share.
+#[test]
+fn an_estimate_of_the_search_takes_no_more_than_a_twentieth_of_the_run_it_predicts() {
+    let estimate = json(&[
+        "count",
+        "18",
+        "--engine",
+        "search",
+        "--estimate",
+        "--json",
+        "-j",
+        "1",
+    ]);
+    let core_seconds = estimate["core_seconds"].as_f64().unwrap();
+    let sample = estimate["sample_seconds"].as_f64().unwrap();
+    // A twentieth, and a part in flight when the share was reached (milliseconds; wall
+    // time on a busy machine may stretch it).
+    assert!(sample <= core_seconds / 20.0 * 1.25 + 0.25, "{estimate}");
+    assert!(estimate["sampled"].as_u64().unwrap() >= 32, "{estimate}");
+}
+
+/// Regression: `count 32 --split-depth 8` aborted on an 8 GiB allocation (the search built
+/// every task of the split, billions of them, before anything else). The depth is now
+/// lowered to the deepest whose tasks fit the cap, with a note that says why; the plan is
+/// built by the time the note is written, so the peak then is the plan's.
+#[test]
+fn a_split_depth_that_would_make_too_many_tasks_is_lowered_with_a_note_and_bounded_memory() {
+    let mut run = Watched::nqueens(&[
+        "count",
+        "32",
+        "--engine",
+        "search",
+        "--split-depth",
+        "8",
+        "--estimate",
+        "-j",
+        "1",
+    ]);
+    let mut note = String::new();
+    std::io::BufReader::new(run.child.stderr.take().unwrap())
+        .read_line(&mut note)
+        .unwrap();
+    run.child.kill().unwrap();
+    let (_, peak) = run.wait_with_peak();
+    assert!(
+        note.starts_with("note: --split-depth 8 would make more than 1048576 tasks at n = 32")
+            && note.contains("it splits at depth 3"),
+        "{note}"
+    );
+    assert!(peak < 400 << 20, "peak {} MiB", peak >> 20);
 }

@@ -128,9 +128,9 @@ fn totals_do_not_depend_on_split_depth_or_threads() {
                     assert_eq!(count.solutions, expected, "{case}");
                     // Never more workers than tasks.
                     assert_eq!(count.threads, threads.min(count.tasks.max(1)), "{case}");
-                    let effective = Plan::effective_depth(n, count.engine, depth);
+                    let effective = Plan::effective_depth(n, count.engine, depth).unwrap();
                     assert_eq!(count.split_depth, effective, "{case}");
-                    let tasks = Plan::new(n, count.engine, depth).len();
+                    let tasks = Plan::new(n, count.engine, depth).unwrap().len();
                     assert_eq!(count.tasks, tasks, "{case}");
                 }
             }
@@ -401,4 +401,148 @@ fn the_join_engine_and_the_search_agree_on_every_size_to_fourteen() {
         assert_eq!(join.solutions, search.solutions, "n {n}");
         assert_eq!(Some(join.solutions), known::total(n), "n {n}");
     }
+}
+
+/// Regression: `count 29 --estimate` (the search) printed nothing after ten minutes. Its
+/// sample timed whole tasks, and a task of n = 29 takes days; the budget was looked at only
+/// between them. Each part is now timed from one subtree of milliseconds, scaled, so the
+/// estimate keeps to its budget at any size.
+#[test]
+fn an_estimate_of_the_search_at_n_29_keeps_to_its_budget() {
+    let budget = std::time::Duration::from_secs(2);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    // On a thread of its own: a sample that overruns fails the test instead of hanging it.
+    std::thread::spawn(move || {
+        let mut job = Counter::new()
+            .engine(Engine::SEARCH)
+            .threads(1)
+            .prepare(29)
+            .unwrap();
+        let _ = sender.send(job.estimate(budget).unwrap());
+    });
+    let estimate = receiver
+        .recv_timeout(std::time::Duration::from_secs(30))
+        .expect("the estimate of n = 29 ran past 30 s on a budget of 2 s");
+    assert!(estimate.sample_seconds < 3.0, "{estimate:?}");
+    assert!(estimate.sampled >= 32, "{estimate:?}");
+    // Some 10^12 core-seconds: finite, and far beyond n = 18's minute.
+    assert!(
+        estimate.core_seconds > 1e9 && estimate.core_seconds.is_finite(),
+        "{estimate:?}"
+    );
+}
+
+/// Regression: `count 16 --engine search --split-depth 8` built 5.8 million tasks (3.2 GB),
+/// and `count 32 --split-depth 8` aborted on an 8 GiB allocation. A depth that would make
+/// more than `Plan::MAX_TASKS` tasks is lowered to the deepest that does not, counted without
+/// building the tasks.
+#[test]
+fn a_split_depth_that_would_make_too_many_tasks_is_lowered_to_the_deepest_within_the_cap() {
+    assert_eq!(Plan::effective_depth(16, Engine::SEARCH, 8), Ok(6));
+    for engine in [Engine::SEARCH, Engine::Search(Symmetry::Mirror)] {
+        for n in [16, 20, 24, 28, 32] {
+            let depth = Plan::effective_depth(n, engine, 8).unwrap();
+            let board = Plan::clamp_depth(n, engine, 8).unwrap();
+            assert!(depth < board, "{engine:?} n {n}: depth {depth}");
+            if n == 16 || n == 32 {
+                // Built: at most the cap, and one row deeper would pass it.
+                let tasks = Plan::new(n, engine, 8).unwrap().len();
+                assert!(tasks <= Plan::MAX_TASKS, "{engine:?} n {n}: {tasks}");
+                let deeper = Plan::new(n, engine, depth + 1).unwrap();
+                assert_eq!(deeper.len(), tasks, "{engine:?} n {n}: capped the same");
+            }
+        }
+    }
+    // What the cap leaves alone: shallow splits, and boards whose every depth fits.
+    assert_eq!(Plan::effective_depth(32, Engine::SEARCH, 2), Ok(2));
+    assert_eq!(Plan::effective_depth(12, Engine::SEARCH, 8), Ok(6));
+    let count = Counter::new()
+        .engine(Engine::SEARCH)
+        .split_depth(8)
+        .count(16)
+        .unwrap();
+    assert_eq!((count.solutions, count.split_depth), (14_772_512, 6));
+}
+
+/// Fails unless `result` is the error of a task number out of range.
+fn task_error<T>(result: Result<T, Error>) {
+    match result {
+        Err(Error::Task(message)) => assert!(message.contains("out of range"), "{message}"),
+        other => panic!("{:?}", other.map(|_| ())),
+    }
+}
+
+/// Regression: `Counter::run` and `Checkpoint::run` with a task number out of range
+/// panicked (index out of bounds), and `Checkpoint::open` accepted shard 9 of 2. Every
+/// public call that takes a task or shard number checks it and returns an error.
+#[test]
+fn task_and_shard_numbers_out_of_range_are_errors_not_panics() {
+    let counter = Counter::new().engine(Engine::SEARCH).threads(2);
+    let job = counter.prepare(10).unwrap();
+    let tasks = job.plan.len();
+    task_error(counter.run(&job, &[0, tasks], &|_, _| {}));
+    task_error(counter.run(&job, &[usize::MAX], &|_, _| {}));
+    task_error(job.plan.run(tasks));
+    task_error(job.plan.weight(tasks));
+    task_error(job.plan.parts(tasks));
+    task_error(job.plan.part_weight(tasks, 0));
+    task_error(job.plan.part_weight(0, 1));
+    task_error(job.plan.run_part(0, 1));
+    task_error(job.plan.nodes(tasks));
+    let clock = std::time::Duration::default;
+    task_error(job.plan.time_part(tasks, 0, 1, &clock));
+    assert!(job.plan.run(tasks - 1).is_ok());
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.journal");
+    let open =
+        |shard, ids: &[usize]| nqueens::checkpoint::Checkpoint::open(&path, &job, shard, ids);
+    for shard in [(9, 2), (0, 0), (0, tasks + 1)] {
+        match open(Some(shard), &[0]) {
+            Err(Error::Shard(message)) => assert!(message.contains("shard"), "{message}"),
+            other => panic!("{shard:?}: {:?}", other.map(|_| ())),
+        }
+    }
+    task_error(open(None, &[tasks]));
+    task_error(open(None, &[usize::MAX]));
+    // Refused before the file is touched.
+    assert!(!path.exists());
+    let all: Vec<usize> = (0..tasks).collect();
+    let checkpoint = open(None, &all).unwrap();
+    task_error(checkpoint.run(&counter, &job, &[tasks]));
+    let values = checkpoint.run(&counter, &job, &all).unwrap();
+    assert_eq!(
+        values.values().sum::<u128>(),
+        724 * job.plan.units_per_solution()
+    );
+}
+
+/// A plan's constructors check their board size and engine like the counter does, instead
+/// of panicking on a board they do not split.
+#[test]
+fn plans_of_boards_out_of_range_are_errors_not_panics() {
+    assert_eq!(
+        Plan::new(33, Engine::SEARCH, 2).err(),
+        Some(Error::BoardSize(33))
+    );
+    assert_eq!(
+        Plan::new(0, Engine::SEARCH, 2).err(),
+        Some(Error::BoardSize(0))
+    );
+    assert!(matches!(
+        Plan::new(2, Engine::Join, 1),
+        Err(Error::Engine(_))
+    ));
+    assert!(matches!(
+        Plan::effective_depth(1, Engine::Join, 3),
+        Err(Error::Engine(_))
+    ));
+    assert_eq!(
+        Plan::auto_depth(40, Engine::SEARCH, 2),
+        Err(Error::BoardSize(40))
+    );
+    assert_eq!(
+        Plan::clamp_depth(0, Engine::SEARCH, 2),
+        Err(Error::BoardSize(0))
+    );
 }

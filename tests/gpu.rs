@@ -27,7 +27,7 @@ fn gpu() -> Option<Gpu> {
 
 /// The total of the n x n board counted on `gpu`, split at `depth`.
 fn total(gpu: &Gpu, n: u32, method: Engine, depth: u32) -> u128 {
-    let plan = Plan::new(n, method, depth);
+    let plan = Plan::new(n, method, depth).unwrap();
     let ids: Vec<usize> = (0..plan.len()).collect();
     let mut reported = vec![None; plan.len()];
     let values = gpu
@@ -81,13 +81,13 @@ fn tasks_of_17_have_their_cpu_values() {
         Engine::Search(Symmetry::Mirror),
         Engine::Search(Symmetry::Full),
     ] {
-        let plan = Plan::new(17, method, 4);
+        let plan = Plan::new(17, method, 4).unwrap();
         // Every 97th task: a spread of sizes, a few seconds of CPU.
         let ids: Vec<usize> = (0..plan.len()).step_by(97).collect();
         assert!(ids.len() >= 8);
         let values = gpu.run(17, &plan, &ids, &mut |_, _| {}).unwrap();
         for (&id, &value) in ids.iter().zip(&values) {
-            assert_eq!(value, plan.run(id), "{method:?} task {id}");
+            assert_eq!(Ok(value), plan.run(id), "{method:?} task {id}");
         }
     }
 }
@@ -109,7 +109,7 @@ fn a_driver_that_stops_loops_early_is_refused() {
     }
     // Items of 15 rows run past lavapipe's 65,535 iterations, and the budget allows it.
     let gpu = gpu.budget(10_000_000).item_rows(15);
-    let plan = Plan::new(16, Engine::Search(Symmetry::Mirror), 1);
+    let plan = Plan::new(16, Engine::Search(Symmetry::Mirror), 1).unwrap();
     let ids: Vec<usize> = (0..plan.len()).collect();
     let error = gpu.run(16, &plan, &ids, &mut |_, _| {}).unwrap_err();
     let message = error.to_string();

@@ -11,13 +11,14 @@ use super::stderr::say;
 use anyhow::{Result, bail};
 use nqueens::checkpoint::{self, Checkpoint};
 use nqueens::shard::ShardResult;
-use nqueens::{Counter, Engine, Job, Progress};
+use nqueens::{Counter, Engine, Job, Plan, Progress};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Instant;
 
 /// The most time `--estimate` spends on its sample of one board size (a part that has
-/// started still runs to its end).
+/// started still runs to its end: milliseconds for the search, at most one pair of pieces for
+/// the join engine).
 const ESTIMATE_BUDGET: std::time::Duration = std::time::Duration::from_secs(300);
 
 /// Runs a validated `count` command; returns the exit code.
@@ -50,9 +51,8 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         {
             // Said, never done silently; `--json`'s split_depth is the real one.
             say!(
-                "note: --split-depth {depth} is deeper than the {} engine splits n = {n}: it \
-                 splits at depth {}",
-                job.engine.name(),
+                "note: --split-depth {depth} {}: it splits at depth {}",
+                depth_changed(&job, depth),
                 job.split_depth
             );
         }
@@ -130,6 +130,24 @@ fn not_kept(errors: &[anyhow::Error]) -> ExitCode {
         ExitCode::Success
     } else {
         ExitCode::NotKept
+    }
+}
+
+/// Why `job` splits at another depth than the `asked` one, for the note that says so: the
+/// board's rows (a depth past what the engine places in advance, or below the two rows an
+/// odd board's mirror split needs), or the cap on a plan's tasks.
+fn depth_changed(job: &Job, asked: u32) -> String {
+    let (n, engine) = (job.n, job.engine.name());
+    let board = Plan::clamp_depth(n, job.engine, asked).unwrap_or(job.split_depth);
+    if job.split_depth < board {
+        format!(
+            "would make more than {} tasks at n = {n}, the most a plan holds",
+            Plan::MAX_TASKS
+        )
+    } else if asked < job.split_depth {
+        format!("is shallower than the {engine} engine splits n = {n}")
+    } else {
+        format!("is deeper than the {engine} engine splits n = {n}")
     }
 }
 

@@ -18,7 +18,7 @@
 //! # #[cfg(feature = "gpu")] {
 //! use nqueens::{Engine, Plan, Symmetry};
 //! let gpu = nqueens::gpu::Gpu::open(None)?;
-//! let plan = Plan::new(12, Engine::Search(Symmetry::Mirror), 2);
+//! let plan = Plan::new(12, Engine::Search(Symmetry::Mirror), 2)?;
 //! let ids: Vec<usize> = (0..plan.len()).collect();
 //! let values = gpu.run(12, &plan, &ids, &mut |_, _| {})?;
 //! assert_eq!(values.iter().sum::<u128>(), 14_200);
@@ -151,6 +151,9 @@ impl Gpu {
         on_task: &mut dyn FnMut(usize, u128),
         cancel: &AtomicBool,
     ) -> Result<Vec<u128>, Error> {
+        for &id in ids {
+            plan.check_task(id)?;
+        }
         let tasks = Tasks::new(n, plan)?;
         work::run(&self.device, &tasks, self.shape, ids, on_task, cancel)
     }
@@ -199,7 +202,7 @@ mod tests {
     #[test]
     fn a_destroyed_device_is_an_error_not_a_hang() {
         let Some(gpu) = gpu() else { return };
-        let plan = Plan::new(10, Engine::Search(Symmetry::Mirror), 2);
+        let plan = Plan::new(10, Engine::Search(Symmetry::Mirror), 2).unwrap();
         let ids: Vec<usize> = (0..plan.len()).collect();
         gpu.device.destroy();
         let error = gpu.run(10, &plan, &ids, &mut |_, _| {}).unwrap_err();
@@ -210,7 +213,7 @@ mod tests {
     #[test]
     fn the_join_plan_is_refused() {
         let Some(gpu) = gpu() else { return };
-        let plan = Plan::new(12, Engine::Join, 1);
+        let plan = Plan::new(12, Engine::Join, 1).unwrap();
         assert!(gpu.run(12, &plan, &[0], &mut |_, _| {}).is_err());
     }
 }

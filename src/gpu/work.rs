@@ -349,14 +349,14 @@ mod tests {
                 Engine::Search(Symmetry::Full),
             ] {
                 for depth in [1, 3] {
-                    let plan = Plan::new(n, method, depth);
+                    let plan = Plan::new(n, method, depth).unwrap();
                     let tasks = Tasks::new(n, &plan).unwrap();
                     let mut units = 0;
                     for id in 0..plan.len() {
                         let value = task_value(&tasks, id, shape);
                         assert_eq!(
                             value,
-                            plan.run(id),
+                            plan.run(id).unwrap(),
                             "n {n} {method:?} depth {depth} task {id}"
                         );
                         units += value;
@@ -374,7 +374,7 @@ mod tests {
         // iterations for items of eleven rows (232,045, 195,502, 160,556 for twelve).
         let shape = Shape::SOFTWARE;
         for symmetry in [Symmetry::Full, Symmetry::Mirror] {
-            let plan = Plan::new(15, Engine::Search(symmetry), 3);
+            let plan = Plan::new(15, Engine::Search(symmetry), 3).unwrap();
             let tasks = Tasks::new(15, &plan).unwrap();
             let mut items = Vec::new();
             for id in 0..plan.len() {

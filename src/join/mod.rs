@@ -174,6 +174,12 @@ impl Table {
 
 /// The tasks of the join engine for the n x n board: the units grouped by the sides (west or
 /// east) of the queens in the first `2 depth` rows (all rows from `depth = n / 2` on).
+///
+/// # Panics
+///
+/// Its methods that take a task number (and a part number) panic when it is not one of the
+/// plan's, as a slice's index does: this is the engine's own plan, which the crate's
+/// [`Plan`](crate::Plan) checks numbers for (it returns [`Error::Task`](crate::Error::Task)).
 pub struct Plan {
     shape: Shape,
     layouts: Vec<Layout>,

@@ -343,13 +343,20 @@ fn first_stray(done: &BTreeMap<usize, u128>, ids: &[usize]) -> Option<usize> {
 impl Checkpoint {
     /// Opens (or creates) the journal at `path` for `job`, or for its shard `shard`, whose
     /// tasks are `ids`; refuses a journal of another run, or one that holds a task not in
-    /// `ids`.
+    /// `ids`. A shard that is not one of the job's ([`Job::check_shard`]) or an id that is
+    /// not one of its tasks ([`Error::Task`]) is refused before the file is touched.
     pub fn open(
         path: &Path,
         job: &Job,
         shard: Option<(usize, usize)>,
         ids: &[usize],
     ) -> Result<Checkpoint, Error> {
+        if let Some((index, shards)) = shard {
+            job.check_shard(index, shards)?;
+        }
+        for &id in ids {
+            job.plan.check_task(id)?;
+        }
         let (journal, done) = Journal::open(path, &RunIdentity::of(job, shard))?;
         if let Some(stray) = first_stray(&done, ids) {
             return Err(Error::Checkpoint(format!(
@@ -388,7 +395,8 @@ impl Checkpoint {
     }
 
     /// Counts the tasks of `ids` the journal does not hold yet, recording each as it
-    /// finishes, and returns the value of every task of `ids`.
+    /// finishes, and returns the value of every task of `ids`; an id that is not one of the
+    /// job's tasks is an error ([`Error::Task`]) before anything runs.
     pub fn run(
         &self,
         counter: &Counter,

@@ -195,13 +195,14 @@ impl<'a> Counter<'a> {
             }
         }
         let split_depth = match self.split_depth {
-            Some(d) => Plan::effective_depth(n, engine, d),
+            // As deep as asked, or as the board and the cap on tasks allow.
+            Some(d) => Plan::effective_depth(n, engine, d)?,
             // Split for the threads that can run at once: tasks for more threads than the
             // machine has cores only cost their set-up (`-j 1000` on two cores split n = 10
             // into 496 tasks and took 0.8 s for a count of milliseconds).
-            None => Plan::auto_depth(n, engine, threads.min(driver::default_threads())),
+            None => Plan::auto_depth(n, engine, threads.min(driver::default_threads()))?,
         };
-        let mut plan = Plan::new(n, engine, split_depth);
+        let mut plan = Plan::new(n, engine, split_depth)?;
         if let Plan::Join(join) = &mut plan {
             join.set_piece(piece);
         }
@@ -224,13 +225,18 @@ impl<'a> Counter<'a> {
 
     /// Runs the tasks `ids` of `job` and returns their values in the order of `ids` (in units
     /// of [`Plan::units_per_solution`]). `on_task(id, value)` runs as each task finishes, on
-    /// the worker that finished it; the progress callback follows these tasks only.
+    /// the worker that finished it; the progress callback follows these tasks only. An
+    /// error ([`Error::Task`]), before anything runs, when an id is not a task of the job's
+    /// plan.
     pub fn run(
         &self,
         job: &Job,
         ids: &[usize],
         on_task: &(dyn Fn(usize, u128) + Sync),
     ) -> Result<Vec<u128>, Error> {
+        for &id in ids {
+            job.plan.check_task(id)?;
+        }
         #[cfg(feature = "gpu")]
         if let Some(gpu) = &job.gpu {
             return self.run_on_gpu(job, gpu, ids, on_task);
@@ -248,7 +254,7 @@ impl<'a> Counter<'a> {
         ids: &[usize],
         on_task: &(dyn Fn(usize, u128) + Sync),
     ) -> Result<Vec<u128>, Error> {
-        let work_total = ids.iter().map(|&i| job.weights[i]).sum();
+        let work_total = ids.iter().map(|&i| job.weight(i)).sum();
         let (mut done, mut work_done) = (0, 0);
         let mut finished = std::collections::HashMap::new();
         let never = AtomicBool::new(false);
@@ -261,7 +267,7 @@ impl<'a> Counter<'a> {
                 on_task(id, value);
                 finished.insert(id, value);
                 done += 1;
-                work_done += job.weights[id];
+                work_done += job.weight(id);
                 if let Some(progress) = self.progress {
                     progress(Progress {
                         done,
@@ -302,24 +308,30 @@ impl<'a> Counter<'a> {
         }
         let finished = AtomicUsize::new(0);
         let work_finished = AtomicU64::new(0);
-        let work_total = ids.iter().map(|&i| job.weights[i]).sum();
+        let work_total = ids.iter().map(|&i| job.weight(i)).sum();
         // The largest tasks first, so that no thread starts a large one when the others are
         // about to run out of work (ties, and tasks without estimates, in task order).
         let mut order: Vec<usize> = (0..ids.len()).collect();
-        order.sort_by_key(|&k| std::cmp::Reverse(job.weights[ids[k]]));
+        order.sort_by_key(|&k| std::cmp::Reverse(job.weight(ids[k])));
         let largest_first: Vec<usize> = order.iter().map(|&k| ids[k]).collect();
         let cancelled = || self.cancel.is_some_and(|c| c.load(Ordering::Relaxed));
         let values = driver::run_some(
             job.threads,
             &largest_first,
-            |i| if cancelled() { 0 } else { job.plan.run(i) },
+            |i| {
+                if cancelled() {
+                    0
+                } else {
+                    job.plan.task_value(i)
+                }
+            },
             |i, value| {
                 if cancelled() {
                     return;
                 }
                 on_task(i, value);
                 if let Some(progress) = self.progress {
-                    let work = job.weights[i];
+                    let work = job.weight(i);
                     progress(Progress {
                         done: finished.fetch_add(1, Ordering::Relaxed) + 1,
                         total: ids.len(),

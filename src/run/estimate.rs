@@ -16,7 +16,18 @@
 //! side, from n = 23 on; at n = 26 a median unit takes half a minute, at 28 far more) is not
 //! run whole: its pieces are generated and counted, one pair of them drawn at random is
 //! joined, and the part's time is that pair's times the pairs, plus the generation
-//! ([`Plan::time_part`]): still unbiased, and a sample of n = 28 fits in minutes.
+//! ([`Plan::time_part`]): still unbiased, and a sample of n = 28 fits in minutes. A task of
+//! the search (one part; at n = 29 it takes days) is timed likewise from one subtree of a
+//! few milliseconds, reached by a random walk down its rows and scaled by the choices on the
+//! way (`search::sample`), so a part of either engine takes at most a second or so, and the
+//! same task drawn twice is timed from two subtrees.
+//!
+//! The budget is looked at before every part: a round that would pass it is cut short (its
+//! parts run in a shuffled order, so that what it timed is a random part of it) and the
+//! sample ends there. The share of the run is looked at between rounds, each round sized to
+//! fit what is left of it at the pace so far: with parts of milliseconds a round overruns it
+//! by little. (A check inside the round would judge the share by the rates timed so far,
+//! and stopping when those happen to run low biases the estimate low.)
 //!
 //! Parts run on the job's threads, one per thread at a time, each timed by a clock of the
 //! thread that runs it: the wall clock by default, which on a machine doing nothing else is
@@ -74,9 +85,10 @@ struct Timed {
 impl Job {
     /// Estimates what counting every task would cost, by timing a sample of its parts (see
     /// the module's documentation) for about `budget` at most, in rounds: it stops once the
-    /// error bar is within [`TARGET_ERROR`], every part has been timed, the sample has taken
-    /// a twentieth of the time it predicts for the run on the job's threads, or the budget is
-    /// spent (a part that has started runs to its end). Estimates the weights first.
+    /// error bar is within [`TARGET_ERROR`], every part of the join engine has been timed,
+    /// the sample has taken a twentieth of the time it predicts for the run on the job's
+    /// threads, or the budget is spent (a part that has started runs to its end:
+    /// milliseconds for the search). Estimates the weights first.
     pub fn estimate(&mut self, budget: Duration) -> Result<Estimate, Error> {
         let epoch = Instant::now();
         self.estimate_with_clock(budget, &move || epoch.elapsed())
@@ -92,29 +104,41 @@ impl Job {
         self.estimate_weights()?;
         let started = Instant::now();
         let line = Line::new(&self.plan, &self.weights);
+        let threads = self.threads.max(1) as f64;
         let mut rounds: Vec<Vec<Timed>> = Vec::new();
         let mut points = FIRST_ROUND;
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
         loop {
             seed = splitmix(seed);
             let picks = line.pick(points, seed);
+            // Run in a shuffled order, so that a round the budget cuts short is a random
+            // part of its points, not the heaviest tasks' alone.
+            let order = shuffled(picks.len(), seed);
             let plan = &self.plan;
             let times = driver::run(
                 self.threads,
                 picks.len(),
-                |i| {
+                |k| {
                     if started.elapsed() > budget {
                         return u128::MAX;
                     }
+                    let i = order[k];
                     let (task, part, _) = picks[i];
                     let draw = splitmix(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-                    plan.time_part(task, part, draw, clock).as_nanos()
+                    plan.task_time_part(task, part, draw, clock)
+                        .as_nanos()
+                        .min(u128::MAX - 1)
                 },
                 |_, _| {},
             )?;
+            // Back in the order of the points along the line.
+            let mut by_point = vec![0; picks.len()];
+            for (&i, &nanos) in order.iter().zip(&times) {
+                by_point[i] = nanos;
+            }
             let round: Vec<Timed> = picks
                 .iter()
-                .zip(&times)
+                .zip(&by_point)
                 .filter(|&(_, &nanos)| nanos != u128::MAX)
                 .map(|(&(_, _, weight), &nanos)| Timed {
                     weight,
@@ -128,18 +152,18 @@ impl Job {
             let sampled: usize = rounds.iter().map(Vec::len).sum();
             let (core_seconds, error) = combine(&rounds, line.total);
             // The sample stays within a twentieth of the run it predicts.
-            let share = core_seconds / self.threads as f64 / SHARE_OF_RUN;
+            let share = core_seconds / threads / SHARE_OF_RUN;
             let long_enough = started.elapsed() >= MIN_SAMPLE;
             if !complete
                 || (error <= TARGET_ERROR && long_enough)
-                || sampled >= line.parts
+                || (sampled >= line.parts && self.plan.parts_timed_whole())
                 || started.elapsed() > budget
                 || started.elapsed().as_secs_f64() > share
             {
                 break;
             }
             // Twice the points, or as many as the time left within the run's twentieth
-            // allows at the pace so far (a round, once started, runs whole).
+            // allows at the pace so far (a round, once started, runs whole within the budget).
             let pace = started.elapsed().as_secs_f64() / sampled.max(1) as f64;
             let fit = ((share - started.elapsed().as_secs_f64()) / pace.max(1e-9)) as usize;
             points = (2 * points).min(fit.max(FIRST_ROUND));
@@ -178,7 +202,7 @@ impl<'p> Line<'p> {
                 total
             })
             .collect();
-        let parts = (0..plan.len()).map(|t| plan.parts(t)).sum();
+        let parts = (0..plan.len()).map(|t| plan.task_parts(t)).sum();
         Line {
             plan,
             order,
@@ -206,8 +230,8 @@ impl<'p> Line<'p> {
                 // to the task's weight (at least 1 each); each weight is worked out once.
                 let mut into = at - start;
                 let mut found = (task, 0, 0);
-                for part in 0..self.plan.parts(task) {
-                    let weight = self.plan.part_weight(task, part);
+                for part in 0..self.plan.task_parts(task) {
+                    let weight = self.plan.task_part_weight(task, part);
                     found = (task, part, weight);
                     if into < u128::from(weight) {
                         break;
@@ -216,7 +240,7 @@ impl<'p> Line<'p> {
                 }
                 found
             })
-            .filter(|&(task, _, _)| self.plan.parts(task) > 0)
+            .filter(|&(task, _, _)| self.plan.task_parts(task) > 0)
             .collect()
     }
 }
@@ -270,6 +294,17 @@ fn combine(rounds: &[Vec<Timed>], total: u128) -> (f64, f64) {
     (seconds, within.max(between))
 }
 
+/// The numbers `0..len` in an order drawn from `seed` (Fisher-Yates).
+fn shuffled(len: usize, seed: u64) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..len).collect();
+    let mut state = seed;
+    for i in (1..len).rev() {
+        state = splitmix(state);
+        order.swap(i, (state % (i as u64 + 1)) as usize);
+    }
+    order
+}
+
 /// The next state of a SplitMix64 sequence: seeds the sample's offsets, the same on every
 /// machine.
 fn splitmix(state: u64) -> u64 {
@@ -304,8 +339,8 @@ mod tests {
             "{hits} {share}"
         );
         for &(task, part, weight) in &picks {
-            assert_eq!(weight, job.plan.part_weight(task, part));
-            assert!(part < job.plan.parts(task));
+            assert_eq!(Ok(weight), job.plan.part_weight(task, part));
+            assert!(part < job.plan.parts(task).unwrap());
         }
     }
 

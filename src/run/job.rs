@@ -51,13 +51,14 @@ impl Job {
     /// first. A separate step because the estimate costs a few probes a task: nothing on long
     /// runs, but more than the count itself on small boards. Runs once; later calls are free.
     pub fn estimate_weights(&mut self) -> Result<(), Error> {
-        if !self.estimated {
+        // A plan put in place of the one weighed (`plan` is a public field) is weighed anew.
+        if !self.estimated || self.weights.len() != self.plan.len() {
             let plan = &self.plan;
             plan.prepare(self.threads);
             let weights = driver::run(
                 self.threads,
                 plan.len(),
-                |i| plan.weight(i).into(),
+                |i| plan.task_weight(i).into(),
                 |_, _| {},
             )?;
             self.weights = weights.into_iter().map(|w| w as u64).collect();
@@ -71,11 +72,25 @@ impl Job {
         &self.weights
     }
 
+    /// Task `id`'s estimated size; 1 for a task the weights do not cover (a plan put in
+    /// place of the one they were made for).
+    pub(crate) fn weight(&self, id: usize) -> u64 {
+        self.weights.get(id).copied().unwrap_or(1)
+    }
+
     /// The tasks of shard `index` of `shards` (0 <= index < shards <= the number of tasks),
     /// dealt by estimated size ([`partition`](super::deal::partition)): estimates the weights
     /// first, so every machine deals the same shards. More shards than tasks is refused before
     /// anything is estimated or allocated.
     pub fn shard(&mut self, index: usize, shards: usize) -> Result<Vec<usize>, Error> {
+        self.check_shard(index, shards)?;
+        self.estimate_weights()?;
+        Ok(partition(&self.weights, index, shards))
+    }
+
+    /// An error ([`Error::Shard`]) unless shard `index` of `shards` is one of this job's:
+    /// `index` below `shards`, and `shards` at most the number of tasks.
+    pub fn check_shard(&self, index: usize, shards: usize) -> Result<(), Error> {
         if index >= shards {
             return Err(Error::Shard(format!(
                 "shard {index}/{shards}: it must be below {shards}"
@@ -84,8 +99,7 @@ impl Job {
         if shards > self.plan.len() {
             return Err(Error::Shard(self.too_many_shards(shards)));
         }
-        self.estimate_weights()?;
-        Ok(partition(&self.weights, index, shards))
+        Ok(())
     }
 
     /// Why `shards` shards are refused for this job (more than its tasks).

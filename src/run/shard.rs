@@ -15,7 +15,6 @@ use crate::engine::{Engine, Plan};
 use crate::error::Error;
 use crate::run::job::Job;
 use crate::search::full;
-use crate::search::split::Prefixes;
 use serde::{Deserialize, Serialize};
 
 /// One shard's result, as written to a file.
@@ -288,19 +287,10 @@ fn check_tasks(results: &[(String, ShardResult)]) -> Result<(), Error> {
     }
 }
 
-/// How many more prefixes of its split depth than tasks a full-symmetry plan may have: at
-/// most some 3.5 times as many (measured from n = 8 to 32 at every depth with fewer than 3
-/// million prefixes; a test checks the smaller ones), so a file naming fewer than an eighth
-/// of them names another run, and the plan, which could be far too large to build, is not
-/// built.
-const PREFIXES_PER_FULL_TASK: usize = 8;
-
 /// Checks the run `result` names (of this version) against that run's plan: the board size,
 /// the engine, the split depth as the engine takes it, the number of tasks and the units of a
-/// solution. The plan is counted no further than the file's `tasks` (the search's mirror
-/// split, lazily) or built only when it cannot be far larger (the full-symmetry split, after
-/// counting its prefixes; the join engine's, which is bounded by its board sizes), so a file
-/// naming a run too large to plan is refused, not planned. A result of another version (of
+/// solution. The plan is built, which is bounded whatever the file says: a plan holds at
+/// most [`Plan::MAX_TASKS`] tasks (a deeper split is lowered). A result of another version (of
 /// this format) is checked only by what holds for every version: its numbering is its own.
 fn check_run(name: &str, result: &ShardResult) -> Result<(), Error> {
     let fail = |why: String| {
@@ -336,46 +326,20 @@ fn check_run(name: &str, result: &ShardResult) -> Result<(), Error> {
              rows"
         ));
     }
-    let depth = Plan::effective_depth(n, engine, depth);
-    let claimed = result.tasks;
-    let (tasks, units_per_solution) = match engine {
-        Engine::Join => {
-            let plan = Plan::new(n, engine, depth);
-            (plan.len(), plan.units_per_solution())
-        }
-        // A plan split at one row is small, and says which split the search takes.
-        _ => match Plan::new(n, engine, 1) {
-            Plan::Full(_) => {
-                let cap = claimed
-                    .saturating_add(1)
-                    .saturating_mul(PREFIXES_PER_FULL_TASK);
-                if Prefixes::new(n, depth, false).count_up_to(cap) == cap {
-                    return fail(format!(
-                        "it names {claimed} tasks, where n = {n} split at {depth} rows by the \
-                         {engine} engine makes far more"
-                    ));
-                }
-                let plan = Plan::new(n, engine, depth);
-                (plan.len(), plan.units_per_solution())
-            }
-            small => {
-                let prefixes = Prefixes::new(n, depth, true);
-                (
-                    prefixes.count_up_to(claimed.saturating_add(1)),
-                    small.units_per_solution(),
-                )
-            }
-        },
+    // A plan holds at most `Plan::MAX_TASKS` tasks (a deeper split is lowered), so building
+    // the run's plan to check the file against it is bounded whatever the file says.
+    let plan = Plan::effective_depth(n, engine, depth)
+        .and_then(|depth| Ok((depth, Plan::new(n, engine, depth)?)));
+    let (depth, plan) = match plan {
+        Ok(plan) => plan,
+        Err(e) => return fail(e.to_string()),
     };
+    let claimed = result.tasks;
+    let (tasks, units_per_solution) = (plan.len(), plan.units_per_solution());
     if tasks != claimed {
-        let made = if tasks > claimed {
-            "more".to_string()
-        } else {
-            tasks.to_string()
-        };
         return fail(format!(
             "it names {claimed} tasks, where n = {n} split at {depth} rows by the {engine} \
-             engine makes {made}"
+             engine makes {tasks}"
         ));
     }
     if units_per_solution != result.units_per_solution {
@@ -578,7 +542,7 @@ mod tests {
             r.n = 28;
             r.split_depth = 8;
         }));
-        assert!(error.contains("makes far more"), "{error}");
+        assert!(error.contains("n = 28 split at"), "{error}");
         assert!(started.elapsed().as_secs() < 10, "{:?}", started.elapsed());
         for depth in [0, 9] {
             let error = refusal(&edited(results(8, 2), |r| r.split_depth = depth));
@@ -586,22 +550,6 @@ mod tests {
         }
         let error = refusal(&edited(results(8, 2), |r| r.n = 40));
         assert!(error.contains("board size 40"), "{error}");
-    }
-
-    /// What the guard above stands on: a full-symmetry plan has at most a few times fewer
-    /// tasks than there are prefixes of its depth, so a real run is never refused by it.
-    #[test]
-    fn full_symmetry_plans_have_fewer_than_8_prefixes_per_task() {
-        for n in full::MIN_N..=13 {
-            for depth in 1..=n - 6 {
-                let tasks = Plan::new(n, Engine::SEARCH, depth).len();
-                let prefixes = Prefixes::new(n, depth, false).count_up_to(usize::MAX);
-                assert!(
-                    prefixes < PREFIXES_PER_FULL_TASK * (tasks + 1),
-                    "n = {n}, depth {depth}: {prefixes} prefixes, {tasks} tasks"
-                );
-            }
-        }
     }
 
     /// Real sets of every engine and split pass the checks against their run, the automatic

@@ -4,11 +4,13 @@
 //! ([`split`]: the first row halved by the board's mirror image) or the full-symmetry split
 //! ([`full`]: one board per class of eight, with blocking rules and weights). Each task is
 //! counted by the hot loop ([`kernel`]), whose last five rows are counted in closed form
-//! ([`finish`]).
+//! ([`finish`]). A count's estimate times parts of its tasks ([`sample`]: a random walk
+//! down to a subtree small enough to time, scaled).
 //!
 //! It may use the crate's base (`error`, `known`, `limits`, `cpu`) and nothing else.
 
 pub(crate) mod finish;
 pub(crate) mod full;
 pub(crate) mod kernel;
+pub(crate) mod sample;
 pub(crate) mod split;
