@@ -375,3 +375,74 @@ fn a_server_whose_reader_has_gone_stops_cleanly_on_ctrl_c() {
     };
     assert_eq!(status.code(), Some(0), "{status:?}");
 }
+
+/// A pipe whose reader is kept open but never reads: a stderr whose writes block once its
+/// buffer (made as small as the kernel allows, a page) is full.
+fn unread_pipe() -> (std::io::PipeReader, Stdio) {
+    use std::os::fd::AsRawFd;
+    let (reader, writer) = std::io::pipe().unwrap();
+    // SAFETY: F_SETPIPE_SZ on a pipe this process owns; a failure only leaves it larger.
+    unsafe { libc::fcntl(writer.as_raw_fd(), libc::F_SETPIPE_SZ, 4096) };
+    (reader, writer.into())
+}
+
+/// Regression: a stderr that blocks (a pipe nobody reads, a terminal paused with Ctrl-S)
+/// held the progress line's writer for good: the count never printed its result, and SIGTERM
+/// waited behind it with the journal locked, so the run could not be stopped either.
+#[test]
+fn a_stderr_that_blocks_keeps_the_result_and_the_signals() {
+    let dir = tempfile::tempdir().unwrap();
+    // A count whose progress lines fill the pipe long before it ends: its result comes.
+    let (_unread, stderr) = unread_pipe();
+    let output = Watched::spawn(
+        Command::new(bin())
+            .args(["count", "16", "--engine", "search", "-j", "1"])
+            .args(["--progress", "always"])
+            .env("NQUEENS_PROGRESS_INTERVAL_MS", "5")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(stderr),
+    )
+    .wait_with_output();
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(text(&output.stdout), "14772512\n");
+    // A run stopped while its stderr is stuck: ended, its journal whole and unlocked.
+    let journal = dir.path().join("blocked.journal");
+    let (_unread, stderr) = unread_pipe();
+    let mut run = Watched::spawn(
+        Command::new(bin())
+            .args([
+                "count",
+                "19",
+                "-j",
+                "1",
+                "--progress",
+                "always",
+                "--checkpoint",
+            ])
+            .arg(&journal)
+            .env("NQUEENS_PROGRESS_INTERVAL_MS", "5")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(stderr),
+    );
+    wait_for_a_record(&journal, &mut run);
+    // Long enough for a page of progress lines: stderr is stuck by now.
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: kill only sends a signal to our own child.
+    assert_eq!(
+        unsafe { libc::kill(run.id() as libc::pid_t, libc::SIGTERM) },
+        0
+    );
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = run.try_wait() {
+            break status;
+        }
+        assert!(started.elapsed() < STOP_WITHIN, "still running");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.code(), Some(130), "{status:?}");
+    assert!(!locked(&journal));
+    assert_whole(&journal);
+}

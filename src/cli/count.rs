@@ -234,20 +234,16 @@ fn say_memory_fallback(config: &CountConfig, job: &Job, n: u32, fixed: u64) {
         engine: Engine::Join,
         ..config.clone()
     };
-    let needed = match counter(&join, &|_| {}, fixed).prepare(n) {
-        Err(nqueens::Error::Memory { needed, .. }) => {
-            format!(
-                " (it needs at least {})",
-                memory::show(least_limit(needed, fixed))
-            )
-        }
-        _ => String::new(),
-    };
-    say!(
-        "note: --max-memory {} is too little for the join engine at n = {n}{needed}: the \
-         search counts instead, which takes longer",
-        limit.text
-    );
+    // Only a memory error says that the limit made the choice (a GPU asked for is another
+    // reason to leave the join engine).
+    if let Err(nqueens::Error::Memory { needed, .. }) = counter(&join, &|_| {}, fixed).prepare(n) {
+        say!(
+            "note: --max-memory {} is too little for the join engine at n = {n} (it needs at \
+             least {}): the search counts instead, which takes longer",
+            limit.text,
+            memory::show(least_limit(needed, fixed))
+        );
+    }
 }
 
 /// The engine's share of a memory limit when the process takes `fixed` besides: a sixteenth of

@@ -251,7 +251,12 @@ pub fn estimate(
         engine: job.engine.name(),
         symmetry: job.engine.symmetry().map(|s| s.name()),
         core_seconds: estimate.core_seconds,
-        error: estimate.error,
+        // A board without tasks costs nothing, exactly (the sample's error bar is infinite).
+        error: if estimate.parts == 0 {
+            0.0
+        } else {
+            estimate.error
+        },
         threads: job.threads,
         seconds: setup.as_secs_f64() + estimate.core_seconds / job.threads as f64,
         tasks: estimate.tasks,

@@ -5,7 +5,7 @@
 //! finished task, its value and a checksum of both and of the run's identity:
 //!
 //! ```text
-//! nqueens-checkpoint 2 n=16 engine=search symmetry=full split=2 tasks=356 shard=all version=0.2.0 check=5e0c…
+//! nqueens-checkpoint 2 n=16 engine=search symmetry=full split=2 tasks=356 shard=all version=0.3.0 check=…
 //! task 17 38874 9a31c0d54e7f2b10
 //! ```
 //!
@@ -384,13 +384,18 @@ impl Checkpoint {
 
     /// Records that task `id` finished with `value` (from any thread); a failure is kept and
     /// returned by [`Checkpoint::run`] or [`Checkpoint::close`].
+    ///
+    /// Once a record has failed, no more are written: a record cut short by a full disk must
+    /// stay the last line, which reopening trims, never be followed by whole ones written when
+    /// space comes back (the journal would then be damaged in its middle, and refused).
     pub fn record(&self, id: usize, value: u128) {
         let mut journal = self.journal.lock().unwrap_or_else(|e| e.into_inner());
+        let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
+        if failed.is_some() {
+            return;
+        }
         if let Err(e) = journal.append(id, value) {
-            self.failed
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_or_insert(e);
+            *failed = Some(e);
         }
     }
 

@@ -47,6 +47,11 @@ pub fn count<C: Communicator>(
         work(counter, job, world)?;
         return Ok(None);
     }
+    // Refused before any task is dealt: a worker given a task the plan lacks would fail
+    // alone, and rank 0 would wait for its answer for ever.
+    for &id in ids {
+        job.plan.check_task(id)?;
+    }
     let mut values = done.clone();
     let mut tasks_by_rank = vec![0usize; ranks];
     let mut todo: VecDeque<usize> = ids

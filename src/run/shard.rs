@@ -289,8 +289,9 @@ fn check_tasks(results: &[(String, ShardResult)]) -> Result<(), Error> {
 
 /// Checks the run `result` names (of this version) against that run's plan: the board size,
 /// the engine, the split depth as the engine takes it, the number of tasks and the units of a
-/// solution. The plan is built, which is bounded whatever the file says: a plan holds at
-/// most [`Plan::MAX_TASKS`] tasks (a deeper split is lowered). A result of another version (of
+/// solution. The plan is built, which is bounded whatever the file says: a search plan holds
+/// at most [`Plan::MAX_TASKS`] tasks (a deeper split is lowered), and the join engine's are
+/// bounded by its board sizes (n <= 28) and their depths. A result of another version (of
 /// this format) is checked only by what holds for every version: its numbering is its own.
 fn check_run(name: &str, result: &ShardResult) -> Result<(), Error> {
     let fail = |why: String| {
@@ -526,15 +527,19 @@ mod tests {
             let error = refusal(&results);
             assert!(error.contains(&format!("it names {last} tasks")), "{error}");
             assert!(
-                error.ends_with("makes more (the file was edited or damaged)"),
+                error.ends_with(&format!(
+                    "makes {} (the file was edited or damaged)",
+                    last + 1
+                )),
                 "{error}"
             );
         }
     }
 
     /// Regression: a run no count could plan (n = 28 searched at a split of 8 rows, some 10^9
-    /// tasks: the plan alone fills the memory) is refused from its prefixes, its plan not
-    /// built; and a split depth no engine takes is refused.
+    /// tasks: the plan alone filled the memory) is checked against its plan as the run makes
+    /// it, lowered to the deepest split within `Plan::MAX_TASKS`, in seconds; and a split
+    /// depth no engine takes is refused.
     #[test]
     fn a_run_too_large_to_plan_is_refused_without_planning_it() {
         let started = std::time::Instant::now();
