@@ -215,6 +215,26 @@ impl Plan {
         }
     }
 
+    /// The most a search task takes while a count runs (the task, its weight and its value),
+    /// rounded up: what [`Plan::memory_bytes`] counts for the search's plans.
+    pub const SEARCH_TASK_BYTES: u64 = 256;
+
+    /// The split depth of [`Plan::effective_depth`], lowered further for the search while its
+    /// tasks would take more than `memory` bytes ([`Plan::SEARCH_TASK_BYTES`] each; counted
+    /// without building them). The join engine's depth is not lowered: its memory is its
+    /// table and pieces, which [`crate::Counter::max_memory`] bounds otherwise.
+    pub fn depth_within(n: u32, engine: Engine, depth: u32, memory: u64) -> Result<u32, Error> {
+        let mut depth = Plan::effective_depth(n, engine, depth)?;
+        if engine == Engine::Join {
+            return Ok(depth);
+        }
+        let most = usize::try_from(memory / Plan::SEARCH_TASK_BYTES).unwrap_or(usize::MAX);
+        while depth > 1 && Plan::search_tasks_up_to(n, engine, depth, most + 1) > most {
+            depth -= 1;
+        }
+        Plan::clamp_depth(n, engine, depth)
+    }
+
     /// The shallowest split that gives every one of `threads` threads many tasks.
     pub fn auto_depth(n: u32, engine: Engine, threads: usize) -> Result<u32, Error> {
         Plan::check(n, engine)?;
@@ -314,11 +334,12 @@ impl Plan {
     }
 
     /// The most memory the plan's engine holds on `threads` threads, besides the program:
-    /// the join engine's quarter table and pieces; the search holds next to nothing (0).
+    /// the join engine's quarter table and pieces; the search's tasks
+    /// ([`Plan::SEARCH_TASK_BYTES`] each: next to nothing unless split deep).
     pub fn memory_bytes(&self, threads: usize) -> u64 {
         match self {
             Plan::Join(plan) => plan.memory_bytes(threads),
-            Plan::Mirror(_) | Plan::Full(_) => 0,
+            Plan::Mirror(_) | Plan::Full(_) => self.len() as u64 * Plan::SEARCH_TASK_BYTES,
         }
     }
 

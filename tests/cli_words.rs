@@ -179,3 +179,34 @@ fn a_progress_interval_of_zero_is_bounded() {
     assert!(lines as u128 <= most, "{lines} lines in {took:?}");
     assert!(lines >= 2, "{lines} lines in {took:?}");
 }
+
+/// Regression: `--max-memory` did not bound the search's tasks (up to a million of them,
+/// some 200 MB): `count 20 --engine search --split-depth 8 --max-memory 64M` peaked at
+/// 90 MB, its estimate saying "memory next to none". The split is lowered to fit, and said.
+#[test]
+fn a_deep_split_of_the_search_is_kept_within_max_memory() {
+    let mut run = cli_support::Watched::nqueens(&[
+        "count",
+        "16",
+        "--engine",
+        "search",
+        "--split-depth",
+        "8",
+        "--max-memory",
+        "48M",
+    ]);
+    let mut stdout = String::new();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(run.child.stdout.as_mut().unwrap(), &mut stdout).unwrap();
+    std::io::Read::read_to_string(run.child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    let (status, peak) = run.wait_with_peak();
+    assert!(status.success(), "{stderr}");
+    assert_eq!(stdout, "14772512\n");
+    assert!(
+        stderr.starts_with(
+            "note: --split-depth 8 would make more tasks at n = 16 than --max-memory holds"
+        ),
+        "{stderr}"
+    );
+    assert!(peak <= 48 << 20, "peak {} MiB", peak >> 20);
+}

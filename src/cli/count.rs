@@ -139,7 +139,10 @@ fn not_kept(errors: &[anyhow::Error]) -> ExitCode {
 fn depth_changed(job: &Job, asked: u32) -> String {
     let (n, engine) = (job.n, job.engine.name());
     let board = Plan::clamp_depth(n, job.engine, asked).unwrap_or(job.split_depth);
-    if job.split_depth < board {
+    let capped = Plan::effective_depth(n, job.engine, asked).unwrap_or(job.split_depth);
+    if job.split_depth < capped {
+        format!("would make more tasks at n = {n} than --max-memory holds")
+    } else if job.split_depth < board {
         format!(
             "would make more than {} tasks at n = {n}, the most a plan holds",
             Plan::MAX_TASKS

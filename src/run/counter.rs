@@ -195,8 +195,11 @@ impl<'a> Counter<'a> {
             }
         }
         let split_depth = match self.split_depth {
-            // As deep as asked, or as the board and the cap on tasks allow.
-            Some(d) => Plan::effective_depth(n, engine, d)?,
+            // As deep as asked, or as the board, the cap on tasks and the memory limit allow.
+            Some(d) => match self.max_memory {
+                Some(limit) => Plan::depth_within(n, engine, d, limit)?,
+                None => Plan::effective_depth(n, engine, d)?,
+            },
             // Split for the threads that can run at once: tasks for more threads than the
             // machine has cores only cost their set-up (`-j 1000` on two cores split n = 10
             // into 496 tasks and took 0.8 s for a count of milliseconds).
