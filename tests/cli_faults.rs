@@ -119,6 +119,20 @@ fn assert_whole(journal: &Path) {
     assert!(text.starts_with("nqueens-checkpoint"));
 }
 
+/// Sends `signal` to `run` and waits for it to end, at most [`STOP_WITHIN`]: its status.
+fn stop_with(run: &mut Watched, signal: i32, what: &str) -> std::process::ExitStatus {
+    // SAFETY: kill only sends a signal to our own child.
+    assert_eq!(unsafe { libc::kill(run.id() as libc::pid_t, signal) }, 0);
+    let started = Instant::now();
+    loop {
+        if let Some(status) = run.try_wait() {
+            return status;
+        }
+        assert!(started.elapsed() < STOP_WITHIN, "{what}: still running");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 /// Regression: the signal handler's thread died on its own message once stderr had broken,
 /// so SIGHUP, SIGINT and SIGTERM no longer stopped the run, which held its journal's lock
 /// (and both cores) to the end.
@@ -141,19 +155,7 @@ fn signals_end_the_run_with_its_journal_kept_after_stderr_breaks() {
                     .stderr(stderr.stdio()),
             );
             wait_for_a_record(&journal, &mut run);
-            // SAFETY: kill only sends a signal to our own child.
-            assert_eq!(unsafe { libc::kill(run.id() as libc::pid_t, signal) }, 0);
-            let started = Instant::now();
-            let status = loop {
-                if let Some(status) = run.try_wait() {
-                    break status;
-                }
-                assert!(
-                    started.elapsed() < STOP_WITHIN,
-                    "SIG{name} with stderr {stderr:?}: still running"
-                );
-                std::thread::sleep(Duration::from_millis(20));
-            };
+            let status = stop_with(&mut run, signal, &format!("SIG{name} {stderr:?}"));
             assert_eq!(status.code(), Some(130), "SIG{name} {stderr:?}: {status:?}");
             assert!(!locked(&journal), "SIG{name} {stderr:?}");
             assert_whole(&journal);
@@ -360,19 +362,7 @@ fn a_server_whose_reader_has_gone_stops_cleanly_on_ctrl_c() {
     let mut first = String::new();
     std::io::BufRead::read_line(&mut std::io::BufReader::new(reader), &mut first).unwrap();
     assert!(first.starts_with("http://127.0.0.1:"), "{first}");
-    // SAFETY: kill only sends a signal to our own child.
-    assert_eq!(
-        unsafe { libc::kill(server.id() as libc::pid_t, libc::SIGINT) },
-        0
-    );
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = server.try_wait() {
-            break status;
-        }
-        assert!(started.elapsed() < STOP_WITHIN, "still serving");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = stop_with(&mut server, libc::SIGINT, "SIGINT");
     assert_eq!(status.code(), Some(0), "{status:?}");
 }
 
@@ -429,19 +419,7 @@ fn a_stderr_that_blocks_keeps_the_result_and_the_signals() {
     wait_for_a_record(&journal, &mut run);
     // Long enough for a page of progress lines: stderr is stuck by now.
     std::thread::sleep(Duration::from_millis(1500));
-    // SAFETY: kill only sends a signal to our own child.
-    assert_eq!(
-        unsafe { libc::kill(run.id() as libc::pid_t, libc::SIGTERM) },
-        0
-    );
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = run.try_wait() {
-            break status;
-        }
-        assert!(started.elapsed() < STOP_WITHIN, "still running");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = stop_with(&mut run, libc::SIGTERM, "SIGTERM");
     assert_eq!(status.code(), Some(130), "{status:?}");
     assert!(!locked(&journal));
     assert_whole(&journal);
