@@ -116,6 +116,26 @@ impl CutPlan {
     }
 }
 
+impl CutPlan {
+    /// The first `k` cut positions, best first (a partitioned join's partition bits).
+    pub(super) fn first(&self, k: usize) -> &[u32] {
+        &self.order[..k.min(self.usable)]
+    }
+
+    /// The plan without its first `k` cuts: what a partition whose first `k` cut bits are
+    /// fixed is indexed on.
+    pub(super) fn skipping(&self, k: usize) -> CutPlan {
+        let k = k.min(self.usable);
+        let mut order = [0u32; MAX_CUTS];
+        order[..self.usable - k].copy_from_slice(&self.order[k..self.usable]);
+        CutPlan {
+            order,
+            usable: self.usable - k,
+            width: self.width,
+        }
+    }
+}
+
 /// The bucket of a pattern: its hard cuts (squeezed out of the rest; a query skips the
 /// indexed buckets that hold one of its own) above its soft cuts (kept in the rest; they
 /// only order a hard bucket's members, so that its groups are filled whole and a query skips

@@ -40,6 +40,7 @@ mod half;
 mod index;
 mod layout;
 mod memory;
+mod probe;
 mod quarter;
 mod simd;
 mod slice;
@@ -47,6 +48,8 @@ mod squeeze;
 mod unit;
 
 pub use memory::table_bytes;
+#[doc(hidden)]
+pub use probe::{Probe, ProbeScratch};
 pub use memory::{DEFAULT_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes, piece_for};
 
 use half::{Place, Side};

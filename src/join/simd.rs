@@ -4,6 +4,7 @@
 //! check ([`Bmi2`]), so no safe code reaches an instruction the processor lacks.
 
 use super::squeeze::{Gather, Portable, Squeeze};
+use super::probe::{Probe, ProbeScratch};
 use super::unit::{Sampler, Scratch};
 use super::{Plan, Table};
 
@@ -107,6 +108,67 @@ impl Build {
             },
         }
     }
+}
+
+impl Build {
+    /// A partitioned join of one unit ([`Plan::probe_unit_with`], a measurement probe),
+    /// with this build.
+    pub(super) fn probe_unit(
+        self,
+        plan: &Plan,
+        table: &Table,
+        west_rows: u32,
+        k: u32,
+        piece: usize,
+        scratch: &mut ProbeScratch,
+    ) -> Probe {
+        match self.0 {
+            Isa::Portable => plan.probe_unit_with(Portable, table, west_rows, k, piece, scratch),
+            // SAFETY: as in `count_unit`.
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx2(bmi2) => unsafe {
+                probe_unit_avx2(bmi2, plan, table, west_rows, k, piece, scratch)
+            },
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512(bmi2) => unsafe {
+                probe_unit_avx512(bmi2, plan, table, west_rows, k, piece, scratch)
+            },
+        }
+    }
+}
+
+/// # Safety
+///
+/// As `count_unit_avx512`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2,avx512f,avx512vpopcntdq,gfni")]
+unsafe fn probe_unit_avx512(
+    bmi2: Bmi2,
+    plan: &Plan,
+    table: &Table,
+    west_rows: u32,
+    k: u32,
+    piece: usize,
+    scratch: &mut ProbeScratch,
+) -> Probe {
+    plan.probe_unit_with(bmi2, table, west_rows, k, piece, scratch)
+}
+
+/// # Safety
+///
+/// As `count_unit_avx2`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+unsafe fn probe_unit_avx2(
+    bmi2: Bmi2,
+    plan: &Plan,
+    table: &Table,
+    west_rows: u32,
+    k: u32,
+    piece: usize,
+    scratch: &mut ProbeScratch,
+) -> Probe {
+    plan.probe_unit_with(bmi2, table, west_rows, k, piece, scratch)
 }
 
 /// # Safety
