@@ -4,6 +4,9 @@
 //! `join_partition check N PIECE K...`: every unit of the n x n board joined with each `K`
 //! partition bits in pieces of `PIECE`, the total checked against the known count.
 //!
+//! `join_partition unit N I PIECE K...`: unit `I` (as `time` numbers them) timed once with
+//! each `K` partition bits, in pieces of `PIECE`.
+//!
 //! `join_partition time N UNITS REPS K...`: `UNITS` units picked at fixed quantiles of the
 //! weight (the units holding the 30 %, 50 %, 70 % ... of all weight, the way `--estimate`
 //! draws them), each timed `REPS` times, alternating: today's count (`Plan::run_part`, pieces
@@ -14,7 +17,9 @@ use nqueens::join::{DEFAULT_PIECE, Plan, ProbeScratch};
 use std::time::Instant;
 
 fn usage() -> ! {
-    eprintln!("usage: join_partition check N PIECE K... | time N UNITS REPS K...");
+    eprintln!(
+        "usage: join_partition check N PIECE K... | time N UNITS REPS K... | unit N I PIECE K..."
+    );
     std::process::exit(2);
 }
 
@@ -24,6 +29,7 @@ fn main() {
     match (args.first().map(String::as_str), nums.as_slice()) {
         (Some("check"), [n, piece, ks @ ..]) => check(*n as u32, *piece, ks),
         (Some("time"), [n, units, reps, ks @ ..]) => time(*n as u32, *units, *reps, ks),
+        (Some("unit"), [n, i, piece, ks @ ..]) => unit(*n as u32, *i, *piece, ks),
         _ => usage(),
     }
 }
@@ -42,8 +48,32 @@ fn check(n: u32, piece: usize, ks: &[usize]) {
         let known = nqueens::known::total(n);
         println!(
             "n = {n} piece {piece} k = {k}: {total} ({}) {:.2} s",
-            if Some(total) == known { "exact" } else { "WRONG" },
+            if Some(total) == known {
+                "exact"
+            } else {
+                "WRONG"
+            },
             start.elapsed().as_secs_f64()
+        );
+    }
+}
+
+fn unit(n: u32, unit: usize, piece: usize, ks: &[usize]) {
+    let plan = Plan::new(n, 14);
+    let mut scratch = ProbeScratch::default();
+    for &k in ks {
+        let start = Instant::now();
+        let p = plan.probe_partitioned(unit, 0, k as u32, piece, &mut scratch);
+        println!(
+            "unit {unit} piece {piece} k = {k}: {:.2} s (gen {:.2} query {:.2}) count {} \
+             largest part {} builds {} queried {}",
+            start.elapsed().as_secs_f64(),
+            p.generate.as_secs_f64(),
+            p.query.as_secs_f64(),
+            p.count,
+            p.largest_partition,
+            p.builds,
+            p.queried
         );
     }
 }
@@ -66,9 +96,10 @@ fn time(n: u32, units: usize, reps: usize, ks: &[usize]) {
         }
     }
     println!(
-        "n = {n}: {} units, weights {:.1} s; picked {picked:?}",
+        "n = {n}: {} units, total weight {all}, weights {:.1} s; picked {picked:?} weighing {:?}",
         plan.len(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        picked.iter().map(|&i| weights[i]).collect::<Vec<_>>()
     );
     let mut scratch = ProbeScratch::default();
     for &i in &picked {

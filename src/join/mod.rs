@@ -48,9 +48,9 @@ mod squeeze;
 mod unit;
 
 pub use memory::table_bytes;
+pub use memory::{DEFAULT_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes, piece_for};
 #[doc(hidden)]
 pub use probe::{Probe, ProbeScratch};
-pub use memory::{DEFAULT_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes, piece_for};
 
 use half::{Place, Side};
 use layout::{Job, Layout, jobs_of, layouts, units};

@@ -3,8 +3,8 @@
 //! ([`Build::best`]); the builds that gather bits with BMI2's `PEXT` carry the proof of that
 //! check ([`Bmi2`]), so no safe code reaches an instruction the processor lacks.
 
-use super::squeeze::{Gather, Portable, Squeeze};
 use super::probe::{Probe, ProbeScratch};
+use super::squeeze::{Gather, Portable, Squeeze};
 use super::unit::{Sampler, Scratch};
 use super::{Plan, Table};
 
