@@ -311,17 +311,13 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran
             let distributed = cluster.count(counter, job, &ids, done, &record)?;
             (distributed.values, Some(distributed.ranks))
         }
-        None => {
-            let todo: Vec<usize> = ids
-                .iter()
-                .copied()
-                .filter(|id| !done.contains_key(id))
-                .collect();
-            let counted = counter.run(job, &todo, &record)?;
-            let mut values = done.clone();
-            values.extend(todo.into_iter().zip(counted));
-            (values, None)
-        }
+        None => match &checkpoint {
+            Some(checkpoint) => (checkpoint.run(counter, job, &ids)?, None),
+            None => {
+                let values = counter.run(job, &ids, &|_, _| {})?;
+                (ids.into_iter().zip(values).collect(), None)
+            }
+        },
     };
     let mut not_kept = Vec::new();
     if let Some(checkpoint) = &checkpoint

@@ -311,6 +311,7 @@ impl Drop for Journal {
 /// let all: Vec<usize> = (0..job.plan.len()).collect();
 /// let checkpoint = Checkpoint::open(&path, &job, None, &all)?;
 /// let values = checkpoint.run(&counter, &job, &all)?;
+/// checkpoint.close()?; // every record kept
 /// assert_eq!(counter.finish(&job, values.values().sum()).solutions, 14_200);
 /// // Run again (once the first run has closed the journal, which it holds locked), it finds
 /// // every task done and counts nothing.
@@ -401,7 +402,10 @@ impl Checkpoint {
 
     /// Counts the tasks of `ids` the journal does not hold yet, recording each as it
     /// finishes, and returns the value of every task of `ids`; an id that is not one of the
-    /// job's tasks is an error ([`Error::Task`]) before anything runs.
+    /// job's tasks is an error ([`Error::Task`]) before anything runs. A journal that cannot
+    /// be written (a full disk) neither stops the count nor costs its values: the first such
+    /// error is kept for [`Checkpoint::close`], which the caller calls to learn whether every
+    /// record was kept.
     pub fn run(
         &self,
         counter: &Counter,
@@ -414,7 +418,6 @@ impl Checkpoint {
             .filter(|id| !self.done.contains_key(id))
             .collect();
         let values = counter.run(job, &todo, &|id, value| self.record(id, value))?;
-        self.close()?;
         let mut all = self.done.clone();
         all.extend(todo.into_iter().zip(values));
         Ok(all)

@@ -29,6 +29,14 @@
 //! by little. (A check inside the round would judge the share by the rates timed so far,
 //! and stopping when those happen to run low biases the estimate low.)
 //!
+//! Each timed part is unbiased, but when to stop is not decided blind: the sample stops once
+//! its own error bar is small, and with rates skewed to the right (the search's subtree
+//! draws: most small, a few large) a sample that has not yet met a large one shows both a low
+//! mean and a small spread, so it stops early a little more often than one that has. The
+//! least sample time ([`MIN_SAMPLE`]) and rounds of at least 32 parts (unless the budget cuts
+//! one short) keep that lean
+//! small; it is not zero, and the error bar does not include it.
+//!
 //! Parts run on the job's threads, one per thread at a time, each timed by a clock of the
 //! thread that runs it: the wall clock by default, which on a machine doing nothing else is
 //! the core's time, or the caller's clock ([`Job::estimate_with_clock`]: the command line

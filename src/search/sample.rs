@@ -11,9 +11,9 @@
 //! expected result is the sum of their times, the task's time (less the few nodes above the
 //! frontier). The stopping rule depends on the node alone (its estimated size, from probes
 //! seeded by the board), never on what lies below it, so the frontier is fixed and the
-//! estimate unbiased. Its spread is large, but the estimator of the whole takes its error
-//! bar from the spread of the timed parts' rates, so a wide part widens the bar, never
-//! biases it.
+//! estimate unbiased. Its spread is large, and the estimator of the whole takes its error
+//! bar from the spread of the timed parts' rates, so a wide part widens the bar (when the
+//! sample stops is another matter: see `run::estimate`).
 
 use crate::search::full::Weighted;
 use crate::search::kernel::{self, Rules, Subboard, Unblocked};
