@@ -47,6 +47,14 @@ fn negative_huge_and_doubled_values_are_said_as_such() {
             "invalid memory size '1GiBiB'",
         ),
         (&["count", "8", "--shard", "-1/3"], "invalid shard '-1/3'"),
+        (
+            &["count", "8", "--shard", "--json"],
+            "not the flag '--json'",
+        ),
+        (
+            &["count", "8", "--max-memory", "--json"],
+            "not the flag '--json'",
+        ),
     ] {
         let stderr = refused(args);
         assert!(stderr.contains(says), "{args:?}: {stderr}");

@@ -87,8 +87,19 @@ pub fn limit(text: &str) -> Result<u64, String> {
     whole(text, 0, u64::MAX, "limit")
 }
 
+/// Refuses a flag where a value was wanted: `--shard` and `--max-memory` take values that
+/// start with `-` (so that `-1/3` and `-5M` are said to be out of range, not taken for
+/// flags), and `--shard --json` then names the flag it took.
+fn not_a_flag(text: &str) -> Result<(), String> {
+    match text.starts_with("--") {
+        true => Err(format!("a value is needed here, not the flag '{text}'")),
+        false => Ok(()),
+    }
+}
+
 /// `I/K` with 0 <= I < K.
 pub fn shard(text: &str) -> Result<(usize, usize), String> {
+    not_a_flag(text)?;
     let bad = || format!("invalid shard '{text}': expected I/K with 0 <= I < K, like 0/4");
     let (i, k) = text.split_once('/').ok_or_else(bad)?;
     let (i, k): (usize, usize) = (
@@ -113,6 +124,7 @@ pub struct MemorySize {
 
 /// A memory size ([`bytes`]), keeping the text given.
 pub fn memory_size(text: &str) -> Result<MemorySize, String> {
+    not_a_flag(text)?;
     Ok(MemorySize {
         bytes: bytes(text)?,
         text: text.trim().to_string(),
