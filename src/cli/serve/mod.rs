@@ -91,6 +91,21 @@ async fn serve(config: &ServeConfig) -> Result<Instant> {
     let addr = listener
         .local_addr()
         .context("cannot read the bound address")?;
+    let state = Arc::new(ServerState {
+        jobs: Jobs::new(),
+        indexes: (1..=api::MAX_INDEX_N).map(|_| OnceCell::new()).collect(),
+    });
+    // A watch, not a `Notify`: every connection and the accept loop must hear the stop.
+    // Set before the address is printed: a script that reads it and sends SIGINT at once
+    // stops the server, not the process (which exited 130 then).
+    let (stop, stopping) = tokio::sync::watch::channel(false);
+    {
+        let jobs = state.jobs.clone();
+        super::interrupt::on_interrupt(Box::new(move || {
+            jobs.cancel_all();
+            let _ = stop.send(true);
+        }));
+    }
     let url = format!("http://{addr}/");
     // The first line of stdout, for people and for scripts that start the server.
     // Written, not `println!`ed: a reader that has gone (`serve | head -1`, then Ctrl-C)
@@ -104,19 +119,6 @@ async fn serve(config: &ServeConfig) -> Result<Instant> {
     }
     if config.open {
         open_browser(&url);
-    }
-    let state = Arc::new(ServerState {
-        jobs: Jobs::new(),
-        indexes: (1..=api::MAX_INDEX_N).map(|_| OnceCell::new()).collect(),
-    });
-    // A watch, not a `Notify`: every connection and the accept loop must hear the stop.
-    let (stop, stopping) = tokio::sync::watch::channel(false);
-    {
-        let jobs = state.jobs.clone();
-        super::interrupt::on_interrupt(Box::new(move || {
-            jobs.cancel_all();
-            let _ = stop.send(true);
-        }));
     }
     let mut app = router(state);
     if addr.ip().is_loopback() {
