@@ -236,3 +236,48 @@ fn the_root_of_src_holds_at_most_eight_files_and_no_file_is_over_700_lines() {
     lines_over(&src, &mut long);
     assert!(long.is_empty(), "files over 700 lines: {long:?}");
 }
+
+/// Regression: README.md and src/engine.rs named `src/full.rs` and `src/finish.rs` after the
+/// files had moved under `src/search/`. Every path of the project's own files that README.md
+/// or ARCHITECTURE.md names (`src/...`, `tests/...`, `scripts/...`, `examples/...`,
+/// `benches/...`) exists.
+#[test]
+fn every_file_the_docs_name_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut named = 0;
+    let mut missing = Vec::new();
+    for doc in ["README.md", "ARCHITECTURE.md"] {
+        let text = std::fs::read_to_string(root.join(doc)).unwrap();
+        for (start, _) in text.match_indices(['s', 't', 'e', 'b']) {
+            let rest = &text[start..];
+            let Some(top) = ["src/", "tests/", "scripts/", "examples/", "benches/"]
+                .into_iter()
+                .find(|top| rest.starts_with(top))
+            else {
+                continue;
+            };
+            // A path starts a word (not `foo_src/`) and ends at the first character no path
+            // of this project has.
+            if text[..start].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '/') {
+                continue;
+            }
+            let path: String = rest
+                .chars()
+                .take_while(|&c| c.is_ascii_alphanumeric() || "_./-".contains(c))
+                .collect();
+            let path = path.trim_end_matches('.');
+            let is_file = [".rs", ".sh", ".wgsl", ".html", ".css", ".js"]
+                .iter()
+                .any(|ext| path.ends_with(ext));
+            if !is_file || path.len() <= top.len() {
+                continue;
+            }
+            named += 1;
+            if !root.join(path).exists() {
+                missing.push(format!("{doc}: {path}"));
+            }
+        }
+    }
+    assert!(named > 20, "only {named} paths found: the scan is broken");
+    assert!(missing.is_empty(), "named but missing: {missing:?}");
+}
