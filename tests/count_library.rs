@@ -546,3 +546,25 @@ fn plans_of_boards_out_of_range_are_errors_not_panics() {
         Err(Error::BoardSize(0))
     );
 }
+
+/// Regression: `shard::partition` asserted on a shard number not below the shard count, and
+/// made a heap entry for each shard however many were asked for (2^40: a panic or terabytes).
+#[test]
+fn a_partition_into_bad_shards_is_an_error_not_a_panic() {
+    use nqueens::shard::partition;
+    let weights = [5, 1, 3, 2];
+    for (index, shards) in [(4, 4), (0, 0), (0, 5), (0, 1 << 40)] {
+        assert!(
+            matches!(
+                partition(&weights, index, shards),
+                Err(nqueens::Error::Shard(_))
+            ),
+            "{index}/{shards}"
+        );
+    }
+    let mut all: Vec<usize> = (0..4)
+        .flat_map(|s| partition(&weights, s, 4).unwrap())
+        .collect();
+    all.sort_unstable();
+    assert_eq!(all, [0, 1, 2, 3]);
+}

@@ -2,18 +2,29 @@
 //! far (ties by task number and shard number), so the partition depends on nothing but the
 //! weights and every machine computes the same one.
 
+use crate::error::Error;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-/// The tasks of shard `index` of `shards`, in increasing order, for tasks of these weights.
+/// The tasks of shard `index` of `shards`, in increasing order, for tasks of these weights;
+/// an error ([`Error::Shard`]) for an `index` not below `shards`, or more shards than tasks
+/// (a shard each costs memory before any task is dealt).
 ///
 /// The shards' loads are kept in a heap ordered by (load, shard number), so each task goes to
 /// the lightest shard so far, the lowest-numbered of equally light ones, in O(log K): the
-/// whole deal takes O(T log T + K) for T tasks and K shards. (More shards than tasks leave
-/// some empty; [`Job::shard`](crate::run::job::Job::shard) refuses them before K costs
-/// anything.)
-pub fn partition(weights: &[u64], index: usize, shards: usize) -> Vec<usize> {
-    assert!(index < shards, "shard {index} of {shards}");
+/// whole deal takes O(T log T + K) for T tasks and K shards.
+pub fn partition(weights: &[u64], index: usize, shards: usize) -> Result<Vec<usize>, Error> {
+    if index >= shards {
+        return Err(Error::Shard(format!(
+            "shard {index}/{shards}: it must be below {shards}"
+        )));
+    }
+    if shards > weights.len().max(1) {
+        return Err(Error::Shard(format!(
+            "{shards} shards of {} tasks: at most one shard a task",
+            weights.len()
+        )));
+    }
     let mut order: Vec<usize> = (0..weights.len()).collect();
     order.sort_by(|&a, &b| weights[b].cmp(&weights[a]).then(a.cmp(&b)));
     let mut lightest: BinaryHeap<Reverse<(u128, usize)>> =
@@ -29,7 +40,7 @@ pub fn partition(weights: &[u64], index: usize, shards: usize) -> Vec<usize> {
         }
     }
     mine.sort_unstable();
-    mine
+    Ok(mine)
 }
 
 #[cfg(test)]
@@ -76,7 +87,7 @@ mod tests {
             let shards = 1 + (random(&mut state) as usize % tasks);
             for index in 0..shards {
                 assert_eq!(
-                    partition(&weights, index, shards),
+                    partition(&weights, index, shards).unwrap(),
                     quadratic(&weights, index, shards),
                     "round {round}: {tasks} tasks, shard {index}/{shards}"
                 );

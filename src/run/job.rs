@@ -85,7 +85,7 @@ impl Job {
     pub fn shard(&mut self, index: usize, shards: usize) -> Result<Vec<usize>, Error> {
         self.check_shard(index, shards)?;
         self.estimate_weights()?;
-        Ok(partition(&self.weights, index, shards))
+        partition(&self.weights, index, shards)
     }
 
     /// An error ([`Error::Shard`]) unless shard `index` of `shards` is one of this job's:

@@ -362,13 +362,14 @@ mod tests {
         let weights: Vec<u64> = (0..100).map(|i| (i * 37 % 101) as u64 + 1).collect();
         for shards in 1..=5 {
             let mut all: Vec<usize> = (0..shards)
-                .flat_map(|s| partition(&weights, s, shards))
+                .flat_map(|s| partition(&weights, s, shards).unwrap())
                 .collect();
             all.sort_unstable();
             assert_eq!(all, (0..100).collect::<Vec<_>>());
             let loads: Vec<u64> = (0..shards)
                 .map(|s| {
                     partition(&weights, s, shards)
+                        .unwrap()
                         .iter()
                         .map(|&t| weights[t])
                         .sum()
