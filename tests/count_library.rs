@@ -568,3 +568,14 @@ fn a_partition_into_bad_shards_is_an_error_not_a_panic() {
     all.sort_unstable();
     assert_eq!(all, [0, 1, 2, 3]);
 }
+
+/// Regression: `join::clamp_depth` of a board of one row panicked (its bounds crossed).
+#[test]
+fn the_join_depth_of_any_board_size_is_clamped_not_a_panic() {
+    for n in 0..=40 {
+        for depth in [0, 1, 5, 100] {
+            let clamped = nqueens::join::clamp_depth(n, depth);
+            assert!(clamped >= 1, "n {n} depth {depth}");
+        }
+    }
+}

@@ -424,9 +424,10 @@ fn binomial(n: u32, k: u32) -> u128 {
     (0..k).fold(1u128, |c, i| c * u128::from(n - i) / u128::from(i + 1))
 }
 
-/// The grouping depth a join plan uses when `depth` is asked for.
+/// The grouping depth a join plan uses when `depth` is asked for (1 for boards too small for
+/// the join engine, which it refuses elsewhere: `clamp` panicked there, its bounds crossed).
 pub fn clamp_depth(n: u32, depth: u32) -> u32 {
-    depth.clamp(1, MAX_DEPTH.min(n / 2))
+    depth.clamp(1, MAX_DEPTH.min(n / 2).max(1))
 }
 
 /// The row bits (of a unit's `2h`) whose sides group units into tasks at `depth`.
