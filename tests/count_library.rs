@@ -579,3 +579,22 @@ fn the_join_depth_of_any_board_size_is_clamped_not_a_panic() {
         }
     }
 }
+
+/// Regression: `Checkpoint::record` wrote a task the run does not have, and the journal was
+/// refused when read again. It is not written; `close` says so; the journal stays readable.
+#[test]
+fn a_record_of_a_task_the_run_lacks_is_refused_and_the_journal_kept() {
+    use nqueens::checkpoint::Checkpoint;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("j");
+    let counter = nqueens::Counter::new();
+    let job = counter.prepare(10).unwrap();
+    let all: Vec<usize> = (0..job.plan.len()).collect();
+    let checkpoint = Checkpoint::open(&path, &job, None, &all).unwrap();
+    checkpoint.record(0, 4);
+    checkpoint.record(job.plan.len(), 1);
+    assert!(matches!(checkpoint.close(), Err(nqueens::Error::Task(_))));
+    drop(checkpoint);
+    let reopened = Checkpoint::open(&path, &job, None, &all).unwrap();
+    assert_eq!(reopened.done().len(), 1);
+}

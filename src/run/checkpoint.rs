@@ -326,6 +326,9 @@ pub struct Checkpoint {
     /// The first error of a record, kept until the run is over (records are written from
     /// the worker threads, which cannot return it).
     failed: Mutex<Option<Error>>,
+    /// The run's tasks: a record of any other is refused (it would make the journal
+    /// unreadable).
+    tasks: usize,
 }
 
 /// The first task the journal holds that is not one of `ids`, in linear time: a scan of
@@ -369,6 +372,7 @@ impl Checkpoint {
             journal: Arc::new(Mutex::new(journal)),
             done,
             failed: Mutex::new(None),
+            tasks: job.plan.len(),
         })
     }
 
@@ -384,15 +388,24 @@ impl Checkpoint {
     }
 
     /// Records that task `id` finished with `value` (from any thread); a failure is kept and
-    /// returned by [`Checkpoint::run`] or [`Checkpoint::close`].
+    /// returned by [`Checkpoint::close`].
     ///
-    /// Once a record has failed, no more are written: a record cut short by a full disk must
-    /// stay the last line, which reopening trims, never be followed by whole ones written when
-    /// space comes back (the journal would then be damaged in its middle, and refused).
+    /// A task the run does not have is not written (the journal would be refused when read
+    /// again). Once a record has failed, no more are written: a record cut short by a full
+    /// disk must stay the last line, which reopening trims, never be followed by whole ones
+    /// written when space comes back (the journal would then be damaged in its middle, and
+    /// refused).
     pub fn record(&self, id: usize, value: u128) {
         let mut journal = self.journal.lock().unwrap_or_else(|e| e.into_inner());
         let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
         if failed.is_some() {
+            return;
+        }
+        if id >= self.tasks {
+            *failed = Some(Error::Task(format!(
+                "task {id} recorded, where the run has {} tasks",
+                self.tasks
+            )));
             return;
         }
         if let Err(e) = journal.append(id, value) {
