@@ -190,13 +190,18 @@ impl Plan {
     /// them). It depends on n, the engine and `depth` alone, so a journal or a shard file
     /// that records it finds the same tasks again.
     pub fn effective_depth(n: u32, engine: Engine, depth: u32) -> Result<u32, Error> {
+        Plan::depth_of_at_most(n, engine, depth, Plan::MAX_TASKS)
+    }
+
+    /// The split depth the board allows when `depth` is asked for ([`Plan::clamp_depth`]),
+    /// lowered for the search while it would make more than `most` tasks (counted without
+    /// building them). The join engine's depth is never lowered.
+    fn depth_of_at_most(n: u32, engine: Engine, depth: u32, most: usize) -> Result<u32, Error> {
         let mut depth = Plan::clamp_depth(n, engine, depth)?;
         if engine == Engine::Join {
             return Ok(depth);
         }
-        while depth > 1
-            && Plan::search_tasks_up_to(n, engine, depth, Plan::MAX_TASKS + 1) > Plan::MAX_TASKS
-        {
+        while depth > 1 && Plan::search_tasks_up_to(n, engine, depth, most + 1) > most {
             depth -= 1;
         }
         // Odd boards' mirror split needs two rows whatever was asked (and makes at most
@@ -224,15 +229,8 @@ impl Plan {
     /// without building them). The join engine's depth is not lowered: its memory is its
     /// table and pieces, which [`crate::Counter::max_memory`] bounds otherwise.
     pub fn depth_within(n: u32, engine: Engine, depth: u32, memory: u64) -> Result<u32, Error> {
-        let mut depth = Plan::effective_depth(n, engine, depth)?;
-        if engine == Engine::Join {
-            return Ok(depth);
-        }
-        let most = usize::try_from(memory / Plan::SEARCH_TASK_BYTES).unwrap_or(usize::MAX);
-        while depth > 1 && Plan::search_tasks_up_to(n, engine, depth, most + 1) > most {
-            depth -= 1;
-        }
-        Plan::clamp_depth(n, engine, depth)
+        let fit = usize::try_from(memory / Plan::SEARCH_TASK_BYTES).unwrap_or(usize::MAX);
+        Plan::depth_of_at_most(n, engine, depth, fit.min(Plan::MAX_TASKS))
     }
 
     /// The shallowest split that gives every one of `threads` threads many tasks.
