@@ -436,9 +436,7 @@ fn is_stdout(path: &Path) -> bool {
 /// The device and inode of an existing file (after links).
 #[cfg(unix)]
 fn identity(path: &Path) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    let meta = std::fs::metadata(path).ok()?;
-    Some((meta.dev(), meta.ino()))
+    Some(super::output::identity(&std::fs::metadata(path).ok()?))
 }
 
 #[cfg(not(unix))]

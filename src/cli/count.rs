@@ -298,16 +298,16 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran
     if let Some(checkpoint) = &checkpoint {
         interrupt::watch_journal(checkpoint.journal());
     }
-    let none = BTreeMap::new();
-    let done = checkpoint.as_ref().map_or(&none, Checkpoint::done);
     // A record that cannot be written is kept by the checkpoint and said by `close`.
-    let record = |id, value| {
-        if let Some(checkpoint) = &checkpoint {
-            checkpoint.record(id, value);
-        }
-    };
     let (values, ranks) = match &cluster {
         Some(cluster) => {
+            let none = BTreeMap::new();
+            let done = checkpoint.as_ref().map_or(&none, Checkpoint::done);
+            let record = |id, value| {
+                if let Some(checkpoint) = &checkpoint {
+                    checkpoint.record(id, value);
+                }
+            };
             let distributed = cluster.count(counter, job, &ids, done, &record)?;
             (distributed.values, Some(distributed.ranks))
         }

@@ -326,11 +326,17 @@ fn lock(file: &File, target: &Path, path: &Path) -> Result<bool> {
 /// Whether `file` is the file now at `path`.
 #[cfg(unix)]
 fn same_file(file: &File, path: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
     match (file.metadata(), std::fs::metadata(path)) {
-        (Ok(a), Ok(b)) => (a.dev(), a.ino()) == (b.dev(), b.ino()),
+        (Ok(a), Ok(b)) => identity(&a) == identity(&b),
         _ => false,
     }
+}
+
+/// What makes two names one file: its device and inode.
+#[cfg(unix)]
+pub fn identity(meta: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (meta.dev(), meta.ino())
 }
 
 #[cfg(not(unix))]

@@ -3,6 +3,7 @@
 //! name engines and fields alike.
 
 use super::config::OutputStyle;
+use nqueens::parse::plural;
 use nqueens::{Count, Engine, known};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -295,24 +296,16 @@ pub fn estimate(
             Sig(row.core_seconds),
             100.0 * row.error,
             Sig(row.seconds),
-            plural(row.threads, "thread"),
-            plural(row.tasks, "task"),
+            plural(row.threads as u128, "thread"),
+            plural(row.tasks as u128, "task"),
             job.engine,
-            plural(row.sampled, "timing"),
-            plural(row.parts, "part"),
+            plural(row.sampled as u128, "timing"),
+            plural(row.parts as u128, "part"),
             row.sample_seconds,
             row.setup_seconds,
         )?;
     }
     out.flush()
-}
-
-/// `count` things, in the singular for one.
-fn plural(count: usize, thing: &str) -> String {
-    match count {
-        1 => format!("1 {thing}"),
-        _ => format!("{count} {thing}s"),
-    }
 }
 
 /// A number of seconds shown to about three significant figures.

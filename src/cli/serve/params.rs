@@ -161,7 +161,7 @@ pub fn parse_solution(text: &str, n: u32) -> Result<Vec<u32>, ApiError> {
 
 /// "1 queen", "2 queens": a count and its noun.
 pub fn plural(count: u128, noun: &str) -> String {
-    format!("{count} {noun}{}", if count == 1 { "" } else { "s" })
+    nqueens::parse::plural(count, noun)
 }
 
 /// A board count as JSON: a decimal string, since counts exceed what JavaScript's numbers
