@@ -1,24 +1,37 @@
-//! A probe for issue 26: how much a partitioned ("Grace") join of a unit would save where a
-//! unit's sides outgrow a piece (n = 26 on). On one thread.
+//! Partitioned joins against whole ones, unit by unit, on one thread: how much a unit gains
+//! from being joined as `2^K` partitions (what the join engine does from n = 26 on), and
+//! whether the partition weights follow the time.
 //!
-//! `join_partition check N PIECE K...`: every unit of the n x n board joined with each `K`
-//! partition bits in pieces of `PIECE`, the total checked against the known count.
-//!
-//! `join_partition unit N I PIECE K...`: unit `I` (as `time` numbers them) timed once with
-//! each `K` partition bits, in pieces of `PIECE`.
+//! `join_partition check N K...`: every unit of the n x n board joined as `2^K` partitions,
+//! the total checked against the known count.
 //!
 //! `join_partition time N UNITS REPS K...`: `UNITS` units picked at fixed quantiles of the
-//! weight (the units holding the 30 %, 50 %, 70 % ... of all weight, the way `--estimate`
-//! draws them), each timed `REPS` times, alternating: today's count (`Plan::run_part`, pieces
-//! of 2^22), then the probe with each `K` (pieces of 2^22 for each partition). The least time
-//! of each is printed, with the probe's steps.
+//! weight (the units holding the 1/(UNITS+1), 2/(UNITS+1) ... of all weight, the way
+//! `--estimate` draws them), each timed `REPS` times, alternating: joined whole (pieces of
+//! 2^22, the engine before partitions), then as `2^K` partitions for each `K`. The least time
+//! of each is printed, with the counts checked equal.
+//!
+//! `join_partition plan N`: the engine's plan of the n x n board: how long it takes to make,
+//! its tasks, how many units each number of partition bits, the largest task's weight.
+//!
+//! `join_partition fit N UNITS`: units picked as `time` picks them, each joined as the
+//! engine partitions it, with its sides' pairs of quarter entries (west, east), its time and
+//! its weight: the data a weight formula is fitted to.
+//!
+//! `join_partition sample N PARTS SEED`: `PARTS` parts of the engine's tasks drawn with
+//! chances in proportion to their weights (as `--estimate` draws them), each run whole and
+//! timed by its thread's processor time: its unit's pairs of quarter entries, its partition
+//! bits and the bits set, its weight and seconds.
+//!
+//! `join_partition parts N UNITS`: the same units joined the engine's way (its partition
+//! bits), each partition timed against its weight: time / weight per partition.
 
-use nqueens::join::{DEFAULT_PIECE, Plan, ProbeScratch};
+use nqueens::join::Plan;
 use std::time::Instant;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: join_partition check N PIECE K... | time N UNITS REPS K... | unit N I PIECE K..."
+        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED"
     );
     std::process::exit(2);
 }
@@ -27,65 +40,41 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let nums: Vec<usize> = args.iter().skip(1).filter_map(|a| a.parse().ok()).collect();
     match (args.first().map(String::as_str), nums.as_slice()) {
-        (Some("check"), [n, piece, ks @ ..]) => check(*n as u32, *piece, ks),
+        (Some("check"), [n, ks @ ..]) => check(*n as u32, ks),
         (Some("time"), [n, units, reps, ks @ ..]) => time(*n as u32, *units, *reps, ks),
-        (Some("unit"), [n, i, piece, ks @ ..]) => unit(*n as u32, *i, *piece, ks),
+        (Some("parts"), [n, units]) => parts(*n as u32, *units),
+        (Some("plan"), [n]) => plan(*n as u32),
+        (Some("fit"), [n, units]) => fit(*n as u32, *units),
+        (Some("sample"), [n, parts, seed]) => sample(*n as u32, *parts, *seed as u64),
         _ => usage(),
     }
 }
 
-fn check(n: u32, piece: usize, ks: &[usize]) {
-    let plan = Plan::new(n, 14);
-    let mut scratch = ProbeScratch::default();
+fn check(n: u32, ks: &[usize]) {
+    let plan = Plan::with_policy(n, 14, None);
     for &k in ks {
         let start = Instant::now();
         let total: u128 = (0..plan.len())
-            .map(|i| {
-                plan.probe_partitioned(i, 0, k as u32, piece, &mut scratch)
-                    .count
-            })
+            .map(|i| plan.run_unit_partitioned(i, 0, k as u8))
             .sum();
         let known = nqueens::known::total(n);
-        println!(
-            "n = {n} piece {piece} k = {k}: {total} ({}) {:.2} s",
-            if Some(total) == known {
-                "exact"
-            } else {
-                "WRONG"
-            },
-            start.elapsed().as_secs_f64()
-        );
+        let verdict = if Some(total) == known {
+            "exact"
+        } else {
+            "WRONG"
+        };
+        let secs = start.elapsed().as_secs_f64();
+        println!("n = {n} k = {k}: {total} ({verdict}) {secs:.2} s");
     }
 }
 
-fn unit(n: u32, unit: usize, piece: usize, ks: &[usize]) {
-    let plan = Plan::new(n, 14);
-    let mut scratch = ProbeScratch::default();
-    for &k in ks {
-        let start = Instant::now();
-        let p = plan.probe_partitioned(unit, 0, k as u32, piece, &mut scratch);
-        println!(
-            "unit {unit} piece {piece} k = {k}: {:.2} s (gen {:.2} query {:.2}) count {} \
-             largest part {} builds {} queried {}",
-            start.elapsed().as_secs_f64(),
-            p.generate.as_secs_f64(),
-            p.query.as_secs_f64(),
-            p.count,
-            p.largest_partition,
-            p.builds,
-            p.queried
-        );
-    }
-}
-
-fn time(n: u32, units: usize, reps: usize, ks: &[usize]) {
-    let plan = Plan::new(n, 14);
+/// Units (tasks of a plan of one unit each, unpartitioned) at quantiles of the weight.
+fn pick(plan: &Plan, units: usize) -> Vec<usize> {
     let start = Instant::now();
     let weights: Vec<u64> = (0..plan.len()).map(|i| plan.part_weight(i, 0)).collect();
     let mut order: Vec<usize> = (0..plan.len()).collect();
     order.sort_by_key(|&i| weights[i]);
     let all: u128 = weights.iter().map(|&w| u128::from(w)).sum();
-    // Quantiles of the weight: (q + 1) / (units + 1), spread around the middle.
     let mut picked = Vec::new();
     let (mut sum, mut q) = (0u128, 0);
     for &i in &order {
@@ -96,49 +85,172 @@ fn time(n: u32, units: usize, reps: usize, ks: &[usize]) {
         }
     }
     println!(
-        "n = {n}: {} units, total weight {all}, weights {:.1} s; picked {picked:?} weighing {:?}",
+        "{} units, total weight {all}, weights {:.1} s; picked {picked:?} weighing {:?}",
         plan.len(),
         start.elapsed().as_secs_f64(),
         picked.iter().map(|&i| weights[i]).collect::<Vec<_>>()
     );
-    let mut scratch = ProbeScratch::default();
-    for &i in &picked {
-        // Least time of today's count and of each k.
+    picked
+}
+
+fn time(n: u32, units: usize, reps: usize, ks: &[usize]) {
+    let plan = Plan::with_policy(n, 14, None);
+    for i in pick(&plan, units) {
         let mut best = vec![f64::INFINITY; ks.len() + 1];
-        let mut probes = vec![None; ks.len()];
-        let mut today = 0;
+        let mut whole = 0;
         for _ in 0..reps {
             let start = Instant::now();
-            today = plan.run_part(i, 0);
+            whole = plan.run_unit_partitioned(i, 0, 0);
             best[0] = best[0].min(start.elapsed().as_secs_f64());
             for (j, &k) in ks.iter().enumerate() {
                 let start = Instant::now();
-                let probe = plan.probe_partitioned(i, 0, k as u32, DEFAULT_PIECE, &mut scratch);
+                let count = plan.run_unit_partitioned(i, 0, k as u8);
                 best[j + 1] = best[j + 1].min(start.elapsed().as_secs_f64());
-                assert_eq!(probe.count, today, "unit {i}, k = {k}");
-                probes[j] = Some(probe);
+                assert_eq!(count, whole, "unit {i}, k = {k}");
             }
         }
+        let ks: Vec<String> = ks
+            .iter()
+            .zip(&best[1..])
+            .map(|(k, t)| format!("k = {k}: {t:.2} s"))
+            .collect();
         println!(
-            "unit {i} weight {} count {today}: today {:.2} s",
-            weights[i], best[0]
+            "unit {i} count {whole}: whole {:.2} s; {}",
+            best[0],
+            ks.join(", ")
         );
-        for (j, &k) in ks.iter().enumerate() {
-            let p = probes[j].as_ref().unwrap();
-            println!(
-                "  k = {k}: {:.2} s (gen {:.2} part {:.2} build {:.2} query {:.2}) west {} east {} \
-                 largest part {} builds {} queried {}",
-                best[j + 1],
-                p.generate.as_secs_f64(),
-                p.partition.as_secs_f64(),
-                p.build.as_secs_f64(),
-                p.query.as_secs_f64(),
-                p.west,
-                p.east,
-                p.largest_partition,
-                p.builds,
-                p.queried
-            );
+    }
+}
+
+fn parts(n: u32, units: usize) {
+    let whole = Plan::with_policy(n, 14, None);
+    let picked: Vec<u32> = pick(&whole, units)
+        .into_iter()
+        .map(|i| whole.west_rows(i, 0))
+        .collect();
+    let plan = Plan::new(n, 14);
+    println!("{} tasks", plan.len());
+    for west in picked {
+        let tasks: Vec<usize> = (0..plan.len())
+            .filter(|&i| plan.west_rows(i, 0) == west)
+            .collect();
+        let (mut secs, mut weight, mut ratios) = (0.0, 0u64, Vec::new());
+        for &i in &tasks {
+            for part in 0..plan.parts(i) {
+                let start = Instant::now();
+                std::hint::black_box(plan.run_part(i, part));
+                let t = start.elapsed().as_secs_f64();
+                let w = plan.part_weight(i, part);
+                ratios.push(t * 1e9 / w as f64);
+                secs += t;
+                weight += w;
+            }
         }
+        ratios.sort_by(f64::total_cmp);
+        let bits = plan.partition_bits(tasks[0]);
+        println!(
+            "unit {west:#x}: {} tasks, {bits} bits, {secs:.2} s, weight {weight} ({:.2} ns/weight); \
+             partitions' ns/weight min {:.2} median {:.2} max {:.2}",
+            tasks.len(),
+            secs * 1e9 / weight as f64,
+            ratios[0],
+            ratios[ratios.len() / 2],
+            ratios[ratios.len() - 1]
+        );
+    }
+}
+
+fn plan(n: u32) {
+    let start = Instant::now();
+    let plan = Plan::new(n, 14);
+    let made = start.elapsed().as_secs_f64();
+    let mut units = [0usize; nqueens::join::MAX_BITS as usize + 1];
+    let (mut largest, mut total) = (0u64, 0u128);
+    for i in 0..plan.len() {
+        // A unit's first run of partitions counts it; a task of whole units counts them all.
+        let bits = plan.partition_bits(i);
+        if bits == 0 {
+            units[0] += plan.parts(i);
+        } else if plan.partition_value(i, 0) == 0 {
+            units[bits as usize] += 1;
+        }
+        let w = plan.weight(i);
+        largest = largest.max(w);
+        total += u128::from(w);
+    }
+    println!(
+        "n = {n}: plan {made:.1} s, {} tasks, weight {total} (largest task {largest}); \
+         units by partition bits {units:?}",
+        plan.len()
+    );
+}
+
+fn fit(n: u32, units: usize) {
+    let whole = Plan::with_policy(n, 14, None);
+    let picked: Vec<u32> = pick(&whole, units)
+        .into_iter()
+        .map(|i| whole.west_rows(i, 0))
+        .collect();
+    let plan = Plan::new(n, 14);
+    println!("n\tunit\tbits\twest_pairs\teast_pairs\tweight\tseconds");
+    for west in picked {
+        let tasks: Vec<usize> = (0..plan.len())
+            .filter(|&i| plan.west_rows(i, 0) == west)
+            .collect();
+        let (w, e) = plan.pairs(tasks[0], 0);
+        let start = Instant::now();
+        for &i in &tasks {
+            std::hint::black_box(plan.run(i));
+        }
+        let secs = start.elapsed().as_secs_f64();
+        let weight: u64 = tasks.iter().map(|&i| plan.weight(i)).sum();
+        let bits = plan.partition_bits(tasks[0]);
+        println!("{n}\t{west:#x}\t{bits}\t{w}\t{e}\t{weight}\t{secs:.3}");
+    }
+}
+
+/// The processor time of the calling thread.
+fn thread_seconds() -> f64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec to write into; the clock exists on Linux.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
+}
+
+fn sample(n: u32, parts: usize, seed: u64) {
+    let plan = Plan::new(n, 14);
+    // Every task's weight, end to end; points drawn uniformly along the line, then the part
+    // within the task likewise.
+    let mut line = Vec::with_capacity(plan.len());
+    let mut total = 0u128;
+    for i in 0..plan.len() {
+        total += u128::from(plan.weight(i));
+        line.push(total);
+    }
+    let mut x = seed | 1;
+    println!("n\ttask\tpart\tbits\tones\twest_pairs\teast_pairs\tweight\tseconds");
+    for _ in 0..parts {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let point = (u128::from(x) * total) >> 64;
+        let i = line.partition_point(|&end| end <= point);
+        let mut within = point - if i == 0 { 0 } else { line[i - 1] };
+        let mut part = 0;
+        while part + 1 < plan.parts(i) && within >= u128::from(plan.part_weight(i, part)) {
+            within -= u128::from(plan.part_weight(i, part));
+            part += 1;
+        }
+        let (w, e) = plan.pairs(i, part);
+        let start = thread_seconds();
+        std::hint::black_box(plan.run_part(i, part));
+        let secs = thread_seconds() - start;
+        let bits = plan.partition_bits(i);
+        let ones = plan.partition_value(i, part).count_ones();
+        let weight = plan.part_weight(i, part);
+        println!("{n}\t{i}\t{part}\t{bits}\t{ones}\t{w}\t{e}\t{weight}\t{secs:.3}");
     }
 }

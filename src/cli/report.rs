@@ -237,6 +237,10 @@ struct EstimateRow {
     parts: usize,
     setup_seconds: f64,
     sample_seconds: f64,
+    /// The longest part timed, in core-seconds, and the spread of the timed parts' time per
+    /// unit of weight (the largest over the least).
+    longest_part_seconds: f64,
+    rate_spread: f64,
 }
 
 /// Prints the estimate of one board size: a line, or a JSON object.
@@ -268,6 +272,8 @@ pub fn estimate(
         parts: estimate.parts,
         setup_seconds: setup.as_secs_f64(),
         sample_seconds: estimate.sample_seconds,
+        longest_part_seconds: estimate.longest_part_seconds,
+        rate_spread: estimate.rate_spread,
     };
     if style == OutputStyle::Json {
         serde_json::to_writer(&mut *out, &row)?;
@@ -291,7 +297,8 @@ pub fn estimate(
         writeln!(
             out,
             "n = {}: about {:.3} core-seconds (± {:.1} % at 95 %), {:.3} s on {}; {} ({}); \
-             memory {memory}; {} of {} in {:.2} s after {:.2} s of preparation",
+             memory {memory}; {} of {} in {:.2} s after {:.2} s of preparation; the longest \
+             part {:.3} core-seconds, time per weight within {:.1}x",
             row.n,
             Sig(row.core_seconds),
             100.0 * row.error,
@@ -303,6 +310,8 @@ pub fn estimate(
             plural(row.parts as u128, "part"),
             row.sample_seconds,
             row.setup_seconds,
+            Sig(row.longest_part_seconds),
+            row.rate_spread,
         )?;
     }
     out.flush()

@@ -44,6 +44,21 @@ pub(super) fn next_subset(subset: u32, set: u32) -> Option<u32> {
     None
 }
 
+/// Which of a side's half-boards [`Side::fill`] writes: all of them, or those of one
+/// partition of a partitioned join (`partition.rs`), chosen by their bits at the partition's
+/// cut diagonals. A north and a south entry never share a diagonal, so a half-board's bits
+/// there are the north entry's and the south entry's, disjoint: each entry is filtered alone,
+/// and a west partition's half-boards are made from exactly the pairs that give its bits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Part {
+    /// Every half-board.
+    Whole,
+    /// Those whose bits under `mask` are `bits`: a west partition.
+    Exactly { mask: u64, bits: u64 },
+    /// Those that hold none of `bits`: the east half-boards a west partition can pair with.
+    Clear { bits: u64 },
+}
+
 /// Where [`Side::fill`] goes on: the north columns and the north entry.
 #[derive(Default)]
 pub(super) struct Cursor {
@@ -88,8 +103,9 @@ impl Side<'_> {
         anti | main << h
     }
 
-    /// Appends the patterns of this side's half-boards to `out`, from `cursor` on, until
-    /// `out` holds `piece` or more; returns whether the side is done. `souths` is scratch.
+    /// Appends the patterns of this side's half-boards of `part` to `out`, from `cursor` on,
+    /// until `out` holds `piece` or more; returns whether the side is done. `souths` is
+    /// scratch.
     #[inline(always)]
     pub(super) fn fill(
         &self,
@@ -97,6 +113,7 @@ impl Side<'_> {
         souths: &mut Vec<[u64; 2]>,
         piece: usize,
         cursor: &mut Cursor,
+        part: Part,
     ) -> bool {
         let k = self.place.north_rows.count_ones();
         if cursor.north_cols.count_ones() != k {
@@ -117,14 +134,24 @@ impl Side<'_> {
             } else {
                 self.place_souths::<false>(entries, souths);
             }
+            match part {
+                Part::Whole => {}
+                Part::Clear { bits } => souths.retain(|s| s[1] & bits == 0),
+                // A south entry with a bit the partition lacks pairs with no north entry;
+                // the rest are sorted by their bits, which a north entry's bits then pick.
+                Part::Exactly { mask, bits } => {
+                    souths.retain(|s| s[1] & mask & !bits == 0);
+                    souths.sort_unstable_by_key(|s| s[1] & mask);
+                }
+            }
             let (norths, flipped) = self.north_entries(north_cols);
             if souths.is_empty() {
                 cursor.north_at = norths.len();
             }
             let full = if flipped {
-                self.join_norths::<true>(norths, souths, out, piece, cursor)
+                self.join_norths::<true>(norths, souths, out, piece, cursor, part)
             } else {
-                self.join_norths::<false>(norths, souths, out, piece, cursor)
+                self.join_norths::<false>(norths, souths, out, piece, cursor, part)
             };
             if full {
                 return false;
@@ -165,8 +192,9 @@ impl Side<'_> {
         }
     }
 
-    /// Appends the half-boards of the north entries from `cursor` on beside `souths` to
-    /// `out`; returns whether `out` holds a piece before the entries run out.
+    /// Appends the half-boards of `part` of the north entries from `cursor` on beside
+    /// `souths` (filtered for `part` by [`Side::fill`]) to `out`; returns whether `out` holds a
+    /// piece before the entries run out.
     #[inline(always)]
     fn join_norths<const FLIPPED: bool>(
         &self,
@@ -175,6 +203,7 @@ impl Side<'_> {
         out: &mut Vec<u64>,
         piece: usize,
         cursor: &mut Cursor,
+        part: Part,
     ) -> bool {
         while cursor.north_at < norths.len() {
             let n = self
@@ -187,6 +216,23 @@ impl Side<'_> {
             }
             let key = self.key(n);
             let pattern = self.shape.pattern(n.join(self.place.blocked));
+            // Once per north entry, not per candidate: the south entries it can pair with.
+            let souths = match part {
+                Part::Whole => souths,
+                Part::Clear { bits } if pattern & bits != 0 => continue,
+                Part::Clear { .. } => souths,
+                Part::Exactly { mask, bits } => {
+                    let own = pattern & mask;
+                    if own & !bits != 0 {
+                        continue;
+                    }
+                    // The south entries that hold the rest of the partition's bits.
+                    let wanted = bits & !own;
+                    let first = souths.partition_point(|s| s[1] & mask < wanted);
+                    let run = souths[first..].partition_point(|s| s[1] & mask == wanted);
+                    &souths[first..first + run]
+                }
+            };
             // Written without a branch on the data: every candidate is stored, and the end
             // moves past it only when it fits.
             out.reserve(souths.len());

@@ -40,7 +40,7 @@ mod half;
 mod index;
 mod layout;
 mod memory;
-mod probe;
+mod partition;
 mod quarter;
 mod simd;
 mod slice;
@@ -49,11 +49,11 @@ mod unit;
 
 pub use memory::table_bytes;
 pub use memory::{DEFAULT_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes, piece_for};
-#[doc(hidden)]
-pub use probe::{Probe, ProbeScratch};
+pub use partition::{MAX_BITS, Policy, TASK_NANOS};
 
 use half::{Place, Side};
 use layout::{Job, Layout, jobs_of, layouts, units};
+use partition::{Partition, Shares};
 use quarter::{Quarter, Rows, View};
 use simd::Build;
 use slice::{ON_DEMAND_FROM, Slice, row_totals};
@@ -148,10 +148,29 @@ impl Shape {
     }
 }
 
-/// A numbered task of the join engine: a run of units whose first rows have the same sides.
+/// A numbered task of the join engine: a run of whole units whose first rows have the same
+/// sides, or a run of the partitions of one unit ([`Policy`]). Sixteen bytes: n = 28 has
+/// tens of millions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JoinTask {
-    units: std::ops::Range<usize>,
+    /// The first unit (an index into the plan's units) and how many.
+    first: u32,
+    units: u32,
+    /// The partition bits (0: whole units) and the run of partitions.
+    bits: u8,
+    from: u16,
+    to: u16,
+}
+
+impl JoinTask {
+    /// How many parts the task has: its units, or its partitions.
+    fn parts(&self) -> usize {
+        if self.bits == 0 {
+            self.units as usize
+        } else {
+            usize::from(self.to - self.from)
+        }
+    }
 }
 
 /// Where the sides of units read the quarter's placements: one table of them all, built
@@ -189,6 +208,9 @@ pub struct Plan {
     /// The units' west rows, grouped into tasks.
     units: Vec<u32>,
     tasks: Vec<JoinTask>,
+    /// Each unit's weight ([`Plan::unit_weight`]), kept where the tasks were made from them
+    /// (a partitioning policy); otherwise worked out when asked for.
+    weights: Vec<u64>,
     piece: usize,
     /// The unit count's instruction-set build, chosen when the plan is made.
     build: Build,
@@ -196,35 +218,94 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// The plan for the n x n board (`MIN_N <= n <= MAX_N`), tasks split at `depth` rows.
+    /// The plan for the n x n board (`MIN_N <= n <= MAX_N`), tasks split at `depth` rows;
+    /// from n = 26 on (tables built on demand), large units are partitioned
+    /// ([`Policy::for_board`]), which reads the row totals and weighs every unit now (a
+    /// minute at n = 28, on the current thread's rayon pool).
     ///
     /// # Panics
     ///
     /// When the engine does not count the n x n board ([`supports`]); `Counter` checks first.
     pub fn new(n: u32, depth: u32) -> Plan {
+        Plan::with_policy(n, depth, Policy::for_board(n))
+    }
+
+    /// As [`Plan::new`], with units partitioned by `policy` (none: every unit joined whole,
+    /// as below n = 26). For tests and measurements: the tasks are numbered otherwise.
+    #[doc(hidden)]
+    pub fn with_policy(n: u32, depth: u32, policy: Option<Policy>) -> Plan {
+        let mut plan = Plan::without_tasks(n);
+        plan.make_tasks(depth, policy);
+        plan
+    }
+
+    /// The plan's units, in no order, and no tasks yet.
+    fn without_tasks(n: u32) -> Plan {
         assert!(supports(n), "join engine: n = {n}");
         let shape = Shape::new(n);
-        let depth = clamp_depth(n, depth);
         let layouts = layouts(shape);
-        let mut units = units(shape, &layouts);
-        let prefix = prefix_mask(shape, depth);
-        units.sort_by_key(|&west| (west & prefix, west));
-        let mut tasks = Vec::new();
-        let mut start = 0;
-        for i in 1..=units.len() {
-            if i == units.len() || units[i] & prefix != units[start] & prefix {
-                tasks.push(JoinTask { units: start..i });
-                start = i;
-            }
-        }
         Plan {
             shape,
+            units: units(shape, &layouts),
             layouts,
-            units,
-            tasks,
+            tasks: Vec::new(),
+            weights: Vec::new(),
             piece: DEFAULT_PIECE,
             build: Build::best(),
             table: OnceLock::new(),
+        }
+    }
+
+    /// Orders the units and makes the tasks: units grouped at `depth`, those that `policy`
+    /// partitions split into runs of their partitions.
+    fn make_tasks(&mut self, depth: u32, policy: Option<Policy>) {
+        let plan = &*self;
+        // Each unit's west rows, weight and partition bits.
+        let mut units: Vec<(u32, u64, u8)> = match policy {
+            None => plan.units.iter().map(|&west| (west, 0, 0)).collect(),
+            Some(policy) => {
+                use rayon::prelude::*;
+                let table = plan.table();
+                plan.units
+                    .par_iter()
+                    .map(|&west| {
+                        let (west_pairs, weight) = plan.unit_size(table, west);
+                        (west, weight, policy.bits_for(west_pairs, weight))
+                    })
+                    .collect()
+            }
+        };
+        // Grouped by the first rows' sides, the whole units of a group before its
+        // partitioned ones.
+        let prefix = prefix_mask(self.shape, clamp_depth(self.shape.n, depth));
+        units.sort_unstable_by_key(|&(west, _, bits)| (west & prefix, bits > 0, west));
+        self.units = units.iter().map(|&(west, _, _)| west).collect();
+        self.weights.clear();
+        if policy.is_some() {
+            self.weights = units.iter().map(|&(_, weight, _)| weight).collect();
+        }
+        self.tasks.clear();
+        let mut start = 0;
+        for i in 1..=units.len() {
+            let (west, _, bits) = units[start];
+            let same = |u: &(u32, u64, u8)| u.0 & prefix == west & prefix && u.2 == 0;
+            if bits == 0 && i < units.len() && same(&units[i]) {
+                continue;
+            }
+            let runs = match (bits, policy) {
+                (0, _) | (_, None) => std::iter::once(0..1).collect(),
+                (_, Some(policy)) => policy.runs(units[start].1, bits),
+            };
+            for run in runs {
+                self.tasks.push(JoinTask {
+                    first: start as u32,
+                    units: (i - start) as u32,
+                    bits,
+                    from: run.start as u16,
+                    to: run.end as u16,
+                });
+            }
+            start = i;
         }
     }
 
@@ -239,11 +320,15 @@ impl Plan {
         self.piece = piece.max(64);
     }
 
-    /// The most this plan holds on `threads` threads: its quarter tables and one piece of
-    /// half-boards of each side per thread ([`bytes_per_half_board`]).
+    /// The most this plan holds on `threads` threads: its quarter tables, one piece of
+    /// half-boards of each side per thread ([`bytes_per_half_board`]), and its own units and
+    /// tasks (some 400 MB at n = 28).
     pub fn memory_bytes(&self, threads: usize) -> u64 {
         let per_thread = (self.piece * bytes_per_half_board(self.shape.n)) as u64;
-        table_bytes(self.shape.n, threads) + threads.max(1) as u64 * per_thread
+        let own = self.tasks.len() * size_of::<JoinTask>()
+            + self.units.len() * size_of::<u32>()
+            + self.weights.len() * size_of::<u64>();
+        table_bytes(self.shape.n, threads) + threads.max(1) as u64 * per_thread + own as u64
     }
 
     /// How many tasks there are.
@@ -295,50 +380,138 @@ impl Plan {
     }
 
     /// How many parts task `index` is made of: its units (sets of west rows), each counted
-    /// alone. A sample of a large task can time a part of it ([`Plan::run_part`]).
+    /// alone, or its partitions of one unit. A sample of a large task can time a part of it
+    /// ([`Plan::run_part`]).
     pub fn parts(&self, index: usize) -> usize {
-        self.tasks[index].units.len()
+        self.tasks[index].parts()
     }
 
-    /// The west rows of part `part` of task `index`.
-    fn unit(&self, index: usize, part: usize) -> u32 {
-        self.units[self.tasks[index].units.start + part]
+    /// The unit (its index in `units`) and the partition of part `part` of task `index`.
+    fn work(&self, index: usize, part: usize) -> (usize, Partition) {
+        let task = &self.tasks[index];
+        assert!(part < task.parts(), "task {index} has no part {part}");
+        if task.bits == 0 {
+            (task.first as usize + part, Partition::WHOLE)
+        } else {
+            let value = task.from + part as u16;
+            (
+                task.first as usize,
+                Partition {
+                    bits: task.bits,
+                    value,
+                },
+            )
+        }
+    }
+
+    /// The west rows of the unit of part `part` of task `index`.
+    #[doc(hidden)]
+    pub fn west_rows(&self, index: usize, part: usize) -> u32 {
+        self.units[self.work(index, part).0]
     }
 
     /// The number of solutions part `part` of task `index` stands for: the task's value is
     /// the sum over its parts.
     pub fn run_part(&self, index: usize, part: usize) -> u128 {
         let table = self.table();
-        let west_rows = self.unit(index, part);
+        let (unit, partition) = self.work(index, part);
+        let west_rows = self.units[unit];
         SCRATCH.with(|scratch| {
+            let scratch = &mut scratch.borrow_mut();
             self.build
-                .count_unit(self, table, west_rows, &mut scratch.borrow_mut(), None)
+                .count_unit(self, table, west_rows, partition, scratch, None)
         })
+    }
+
+    /// The solutions of part `part` of task `index` counted as `bits` partitions of its unit,
+    /// one after the other (0: the unit whole, however the plan partitions it). For
+    /// measurements (`examples/join_partition.rs`): the same unit joined both ways.
+    #[doc(hidden)]
+    pub fn run_unit_partitioned(&self, index: usize, part: usize, bits: u8) -> u128 {
+        let table = self.table();
+        let west_rows = self.west_rows(index, part);
+        let bits = bits.min(MAX_BITS);
+        (0..1u16 << bits)
+            .map(|value| {
+                SCRATCH.with(|scratch| {
+                    let scratch = &mut scratch.borrow_mut();
+                    let partition = Partition { bits, value };
+                    self.build
+                        .count_unit(self, table, west_rows, partition, scratch, None)
+                })
+            })
+            .sum()
+    }
+
+    /// The partition of part `part` of task `index` (0 for whole units), for measurements.
+    #[doc(hidden)]
+    pub fn partition_value(&self, index: usize, part: usize) -> u32 {
+        u32::from(self.work(index, part).1.value)
+    }
+
+    /// The partition bits of the unit of task `index` (0: whole units).
+    #[doc(hidden)]
+    pub fn partition_bits(&self, index: usize) -> u8 {
+        self.tasks[index].bits
     }
 
     /// An estimate of task `index`'s work (at least 1): the sum of its parts' weights
     /// ([`Plan::part_weight`]).
     pub fn weight(&self, index: usize) -> u64 {
-        (0..self.parts(index))
-            .map(|part| self.part_weight(index, part))
-            .fold(0u64, u64::saturating_add)
-            .max(1)
+        let task = &self.tasks[index];
+        let weight = if task.bits == 0 {
+            (0..self.parts(index))
+                .map(|part| self.part_weight(index, part))
+                .fold(0u64, u64::saturating_add)
+        } else {
+            let shares = Shares::new(self.unit_weight(task.first as usize), task.bits);
+            shares.sum(u32::from(task.from)..u32::from(task.to))
+        };
+        weight.max(1)
     }
 
     /// An estimate of the work of part `part` of task `index`, in about a nanosecond of one
-    /// core each (at least 1), from the pairs of quarter entries its half-boards come from:
-    /// `x = 16 W + 5 E` (W the west side's pairs, E the east sides' of all its layouts) to
-    /// the power 7/8. A unit's time grows about linearly with its half-boards, as the index
-    /// keeps its buckets at a fixed size with more cuts for more half-boards, and a little
-    /// slower than linearly in the largest units, whose cuts prune more (fitted to every
-    /// task's time at n = 18 to 21; the product `W E` that bounds the pairs over-weighted
-    /// the largest units several times over, and an ETA that follows it ran 15 to 28 % short
-    /// at 5 % of the work). With tables built on demand, the pairs are estimated from the
-    /// placements on each quarter's rows (`Plan::pairs_estimate`). Integer arithmetic
-    /// only: every machine deals the same shards.
+    /// core each (at least 1): its unit's weight ([`Plan::unit_size`]), or a partition's share
+    /// of it (`partition::share`).
     pub fn part_weight(&self, index: usize, part: usize) -> u64 {
-        let table = self.table();
-        let west_rows = self.unit(index, part);
+        let (unit, partition) = self.work(index, part);
+        let shares = Shares::new(self.unit_weight(unit), partition.bits);
+        shares.of(u32::from(partition.value))
+    }
+
+    /// The weight of unit `unit` (an index into `units`).
+    fn unit_weight(&self, unit: usize) -> u64 {
+        match self.weights.get(unit) {
+            Some(&weight) => weight,
+            None => self.unit_size(self.table(), self.units[unit]).1,
+        }
+    }
+
+    /// The pairs of quarter entries of the west side of the unit on `west_rows`, and the
+    /// unit's weight: about a nanosecond of one core each (at least 1), from the pairs of
+    /// quarter entries its half-boards come from, `x = 16 W + 5 E` (W the west side's pairs,
+    /// E the east sides' of all its layouts) to the power 7/8. A unit's time grows about
+    /// linearly with its half-boards, as the index keeps its buckets at a fixed size with
+    /// more cuts for more half-boards, and a little slower than linearly in the largest
+    /// units, whose cuts prune more (fitted to every task's time at n = 18 to 21; the
+    /// product `W E` that bounds the pairs over-weighted the largest units several times
+    /// over, and an ETA that follows it ran 15 to 28 % short at 5 % of the work). With tables
+    /// built on demand, the pairs are estimated from the placements on each quarter's rows
+    /// (`Plan::pairs_estimate`). Integer arithmetic only: every machine deals the same
+    /// shards.
+    fn unit_size(&self, table: &Table, west_rows: u32) -> (u64, u64) {
+        let (west, east) = self.unit_pairs(table, west_rows);
+        let x = u128::from(west) * 16 + u128::from(east) * 5;
+        // x^(7/8) = sqrt(x * x^(1/2) * x^(1/4)).
+        let root = x.isqrt();
+        let weight = (x * root * root.isqrt()).isqrt();
+        (west, u64::try_from(weight).unwrap_or(u64::MAX).max(1))
+    }
+
+    /// The pairs of quarter entries of the west side of the unit on `west_rows`, and of the
+    /// east sides of all its layouts: exact bounds from the whole table, estimates from row
+    /// totals.
+    fn unit_pairs(&self, table: &Table, west_rows: u32) -> (u64, u64) {
         let mut jobs = Vec::new();
         jobs_of(self.shape, &self.layouts, west_rows, &mut jobs);
         let pairs = |place: Place| match table {
@@ -355,11 +528,13 @@ impl Plan {
             .iter()
             .map(|&job| pairs(self.east(west_rows, job)))
             .fold(0u64, u64::saturating_add);
-        let x = u128::from(west) * 16 + u128::from(east) * 5;
-        // x^(7/8) = sqrt(x * x^(1/2) * x^(1/4)).
-        let root = x.isqrt();
-        let weight = (x * root * root.isqrt()).isqrt();
-        u64::try_from(weight).unwrap_or(u64::MAX).max(1)
+        (west, east)
+    }
+
+    /// [`Plan::unit_pairs`] of the unit of part `part` of task `index`, for measurements.
+    #[doc(hidden)]
+    pub fn pairs(&self, index: usize, part: usize) -> (u64, u64) {
+        self.unit_pairs(self.table(), self.west_rows(index, part))
     }
 
     /// The pairs of quarter entries of a side, estimated from the placements on its
@@ -416,13 +591,31 @@ impl Plan {
     }
 }
 
-/// The binomial coefficient `C(n, k)` (0 when `k > n`).
-fn binomial(n: u32, k: u32) -> u128 {
+/// The binomial coefficient `C(n, k)` (0 when `k > n`), for `n <= 32`: from a table, since
+/// the weights of n = 28's ten million units take six each (computed with 128-bit divisions,
+/// they were most of the plan's minute).
+pub(super) fn binomial(n: u32, k: u32) -> u128 {
     if k > n {
         return 0;
     }
-    (0..k).fold(1u128, |c, i| c * u128::from(n - i) / u128::from(i + 1))
+    u128::from(BINOMIALS[n as usize][k as usize])
 }
+
+/// Pascal's triangle to row 32.
+const BINOMIALS: [[u64; 33]; 33] = {
+    let mut table = [[0u64; 33]; 33];
+    let mut n = 0;
+    while n <= 32 {
+        table[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            table[n][k] = table[n - 1][k - 1] + table[n - 1][k];
+            k += 1;
+        }
+        n += 1;
+    }
+    table
+};
 
 /// The grouping depth a join plan uses when `depth` is asked for (1 for boards too small for
 /// the join engine, which it refuses elsewhere: `clamp` panicked there, its bounds crossed).
@@ -519,6 +712,80 @@ mod tests {
                 assert_eq!(Some(total), known::total(n), "{name} n = {n}");
             }
         }
+    }
+
+    /// The table of binomials holds Pascal's triangle: each row sums to `2^n`, and its middle
+    /// values are the known ones.
+    #[test]
+    fn binomials_are_pascal_s_triangle() {
+        for n in 0..=32u32 {
+            let row: u128 = (0..=n + 1).map(|k| binomial(n, k)).sum();
+            assert_eq!(row, 1u128 << n, "row {n}");
+        }
+        assert_eq!(binomial(28, 14), 40_116_600);
+        assert_eq!(binomial(32, 16), 601_080_390);
+        assert_eq!(binomial(5, 7), 0);
+    }
+
+    /// A policy scaled down to small boards, so that most of their units are partitioned.
+    const SMALL: Policy = Policy {
+        partition_pairs: 32,
+        task_cap: 20_000,
+    };
+
+    /// Plans that partition units count the table's totals with every build, whole and in
+    /// small pieces, from the whole table and from tables built on demand; their tasks hold
+    /// every partition of a unit once, and none of them more than the cap unless alone.
+    #[test]
+    fn partitioned_plans_count_the_same() {
+        for build in Build::all() {
+            for (n, piece, on_demand) in [
+                (10, 64, false),
+                (12, DEFAULT_PIECE, true),
+                (13, 64, false),
+                (14, 4096, true),
+                (15, DEFAULT_PIECE, false),
+            ] {
+                let mut plan = Plan::without_tasks(n).with_piece(piece);
+                plan.build = build;
+                if on_demand {
+                    let row_totals = row_totals(plan.shape.h);
+                    assert!(plan.table.set(Table::OnDemand { row_totals }).is_ok());
+                }
+                plan.make_tasks(3, Some(SMALL));
+                let name = build.name();
+                let most = plan.tasks.iter().map(|t| t.bits).max();
+                assert!(most > Some(if n < 12 { 0 } else { 2 }), "{name} n = {n}");
+                for (i, task) in plan.tasks.iter().enumerate() {
+                    assert!(plan.weight(i) <= SMALL.task_cap || task.to - task.from == 1);
+                }
+                let total: u128 = (0..plan.len()).map(|i| plan.run(i)).sum();
+                assert_eq!(Some(total), known::total(n), "{name} n = {n}");
+            }
+        }
+    }
+
+    /// The same policy makes the same tasks (journals and shards rely on it), and the tasks
+    /// of one unit are consecutive, their runs of partitions covering `0..2^bits` in order.
+    #[test]
+    fn partitioned_tasks_are_the_same_every_time() {
+        let a = Plan::with_policy(16, 8, Some(SMALL));
+        let b = Plan::with_policy(16, 8, Some(SMALL));
+        assert_eq!(a.tasks, b.tasks);
+        assert_eq!(a.units, b.units);
+        let mut next = 0u32;
+        for pair in a.tasks.windows(2) {
+            let (t, u) = (&pair[0], &pair[1]);
+            if t.bits > 0 && u.first == t.first {
+                assert_eq!(u.from, t.to);
+            } else {
+                assert_eq!(u.first, t.first + t.units);
+                assert!(t.bits == 0 || t.to == 1 << t.bits);
+                assert!(u.from == 0);
+            }
+            next = next.max(u.first + u.units);
+        }
+        assert_eq!(next as usize, a.units.len());
     }
 
     /// The pairs estimated from row totals (the weights from n = 26 on) follow the pairs

@@ -3,7 +3,7 @@
 //! ([`Build::best`]); the builds that gather bits with BMI2's `PEXT` carry the proof of that
 //! check ([`Bmi2`]), so no safe code reaches an instruction the processor lacks.
 
-use super::probe::{Probe, ProbeScratch};
+use super::partition::Partition;
 use super::squeeze::{Gather, Portable, Squeeze};
 use super::unit::{Sampler, Scratch};
 use super::{Plan, Table};
@@ -91,84 +91,27 @@ impl Build {
         plan: &Plan,
         table: &Table,
         west_rows: u32,
+        partition: Partition,
         scratch: &mut Scratch,
         sampler: Option<&mut Sampler>,
     ) -> u128 {
+        let work = (west_rows, partition);
         match self.0 {
-            Isa::Portable => plan.count_unit_with(Portable, table, west_rows, scratch, sampler),
+            Isa::Portable => {
+                plan.count_unit_with(Portable, table, west_rows, partition, scratch, sampler)
+            }
             // SAFETY: `Isa::Avx2` and `Isa::Avx512` are made only by `Build::all`, after
             // checking every feature their functions enable.
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2(bmi2) => unsafe {
-                count_unit_avx2(bmi2, plan, table, west_rows, scratch, sampler)
+                count_unit_avx2(bmi2, plan, table, work, scratch, sampler)
             },
             #[cfg(target_arch = "x86_64")]
             Isa::Avx512(bmi2) => unsafe {
-                count_unit_avx512(bmi2, plan, table, west_rows, scratch, sampler)
+                count_unit_avx512(bmi2, plan, table, work, scratch, sampler)
             },
         }
     }
-}
-
-impl Build {
-    /// A partitioned join of one unit ([`Plan::probe_unit_with`], a measurement probe),
-    /// with this build.
-    pub(super) fn probe_unit(
-        self,
-        plan: &Plan,
-        table: &Table,
-        west_rows: u32,
-        k: u32,
-        piece: usize,
-        scratch: &mut ProbeScratch,
-    ) -> Probe {
-        match self.0 {
-            Isa::Portable => plan.probe_unit_with(Portable, table, west_rows, k, piece, scratch),
-            // SAFETY: as in `count_unit`.
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx2(bmi2) => unsafe {
-                probe_unit_avx2(bmi2, plan, table, west_rows, k, piece, scratch)
-            },
-            #[cfg(target_arch = "x86_64")]
-            Isa::Avx512(bmi2) => unsafe {
-                probe_unit_avx512(bmi2, plan, table, west_rows, k, piece, scratch)
-            },
-        }
-    }
-}
-
-/// # Safety
-///
-/// As `count_unit_avx512`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2,avx512f,avx512vpopcntdq,gfni")]
-unsafe fn probe_unit_avx512(
-    bmi2: Bmi2,
-    plan: &Plan,
-    table: &Table,
-    west_rows: u32,
-    k: u32,
-    piece: usize,
-    scratch: &mut ProbeScratch,
-) -> Probe {
-    plan.probe_unit_with(bmi2, table, west_rows, k, piece, scratch)
-}
-
-/// # Safety
-///
-/// As `count_unit_avx2`.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
-unsafe fn probe_unit_avx2(
-    bmi2: Bmi2,
-    plan: &Plan,
-    table: &Table,
-    west_rows: u32,
-    k: u32,
-    piece: usize,
-    scratch: &mut ProbeScratch,
-) -> Probe {
-    plan.probe_unit_with(bmi2, table, west_rows, k, piece, scratch)
 }
 
 /// # Safety
@@ -180,11 +123,11 @@ unsafe fn count_unit_avx512(
     bmi2: Bmi2,
     plan: &Plan,
     table: &Table,
-    west_rows: u32,
+    (west_rows, partition): (u32, Partition),
     scratch: &mut Scratch,
     sampler: Option<&mut Sampler>,
 ) -> u128 {
-    plan.count_unit_with(bmi2, table, west_rows, scratch, sampler)
+    plan.count_unit_with(bmi2, table, west_rows, partition, scratch, sampler)
 }
 
 /// # Safety
@@ -196,9 +139,9 @@ unsafe fn count_unit_avx2(
     bmi2: Bmi2,
     plan: &Plan,
     table: &Table,
-    west_rows: u32,
+    (west_rows, partition): (u32, Partition),
     scratch: &mut Scratch,
     sampler: Option<&mut Sampler>,
 ) -> u128 {
-    plan.count_unit_with(bmi2, table, west_rows, scratch, sampler)
+    plan.count_unit_with(bmi2, table, west_rows, partition, scratch, sampler)
 }

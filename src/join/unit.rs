@@ -6,6 +6,7 @@ use super::half::Cursor;
 use super::index::{CutPlan, Index};
 use super::layout::{Job, jobs_of};
 use super::memory::longest_run;
+use super::partition::Partition;
 use super::slice::Slice;
 use super::squeeze::Gather;
 use super::{Plan, Table};
@@ -108,7 +109,8 @@ fn since(clock: Option<&dyn Fn() -> Duration>, start: Option<Duration>) -> Durat
 }
 
 impl Plan {
-    /// The solutions of one unit: pairs of compatible half-boards under each of its layouts.
+    /// The solutions of one unit, or of one partition of it: pairs of compatible half-boards
+    /// under each of its layouts.
     /// Inlined into each instruction-set build ([`super::simd::Build::count_unit`]), with the
     /// bit gather of that build. With a sampler, joins only the pieces it picks and times the
     /// steps (the count is then partial).
@@ -118,12 +120,13 @@ impl Plan {
         gather: G,
         table: &Table,
         west_rows: u32,
+        partition: Partition,
         scratch: &mut Scratch,
         mut sampler: Option<&mut Sampler>,
     ) -> u128 {
         let h = self.shape.h;
         let piece = self.piece;
-        let cuts = CutPlan::new(self.shape);
+        let (west_part, east_part, cuts) = partition.parts(&CutPlan::new(self.shape));
         let Scratch {
             east: east_buf,
             west: west_buf,
@@ -151,7 +154,7 @@ impl Plan {
         east_buf.reserve_exact(most);
         let clock = sampler.as_ref().map(|s| s.clock);
         let start = now(clock);
-        let mut west_done = west.fill(west_buf, west_souths, piece, &mut west_at);
+        let mut west_done = west.fill(west_buf, west_souths, piece, &mut west_at, west_part);
         let mut west_generation = since(clock, start);
         let mut west_piece = 0;
         // Without closures: they would not inherit the target features of this build.
@@ -187,7 +190,7 @@ impl Plan {
                     .get(i + 1)
                     .is_none_or(|next| next.multiplicity != job.multiplicity);
                 loop {
-                    let done = east.fill(east_buf, east_souths, piece, &mut east_at);
+                    let done = east.fill(east_buf, east_souths, piece, &mut east_at, east_part);
                     // A full piece, or the last layout of this multiplicity: count them.
                     if !done || last_of_its_multiplicity {
                         match &sampler {
@@ -224,7 +227,7 @@ impl Plan {
             }
             west_buf.clear();
             let start = now(clock);
-            west_done = west.fill(west_buf, west_souths, piece, &mut west_at);
+            west_done = west.fill(west_buf, west_souths, piece, &mut west_at, west_part);
             west_generation += since(clock, start);
         }
         if let Some(s) = sampler {
@@ -246,12 +249,13 @@ impl Plan {
         clock: &dyn Fn() -> Duration,
     ) -> Duration {
         let table = self.table();
-        let west_rows = self.unit(index, part);
+        let (unit, partition) = self.work(index, part);
+        let west_rows = self.units[unit];
         let run = |sampler: Option<&mut Sampler>| {
             SCRATCH.with(|scratch| {
                 let scratch = &mut scratch.borrow_mut();
                 self.build
-                    .count_unit(self, table, west_rows, scratch, sampler)
+                    .count_unit(self, table, west_rows, partition, scratch, sampler)
             })
         };
         let mut pieces = Sampler::pieces(clock);
@@ -291,11 +295,17 @@ mod tests {
             let table = plan.table();
             let mut many = 0;
             for index in (0..plan.len()).step_by(7) {
-                let west_rows = plan.unit(index, 0);
+                let west_rows = plan.west_rows(index, 0);
                 let run = |sampler: Option<&mut Sampler>| {
                     let scratch = &mut Scratch::default();
-                    plan.build
-                        .count_unit(&plan, table, west_rows, scratch, sampler)
+                    plan.build.count_unit(
+                        &plan,
+                        table,
+                        west_rows,
+                        Partition::WHOLE,
+                        scratch,
+                        sampler,
+                    )
                 };
                 let mut pieces = Sampler::pieces(&clock);
                 assert_eq!(

@@ -5,7 +5,7 @@
 //! finished task, its value and a checksum of both and of the run's identity:
 //!
 //! ```text
-//! nqueens-checkpoint 2 n=16 engine=search symmetry=full split=2 tasks=356 shard=all version=0.3.0 check=…
+//! nqueens-checkpoint 2 n=16 engine=search symmetry=full split=2 tasks=356 shard=all version=0.4.0 check=…
 //! task 17 38874 9a31c0d54e7f2b10
 //! ```
 //!
@@ -191,6 +191,19 @@ impl Journal {
             .ok_or_else(|| fail("damaged header".into()))?;
         if format!("{:016x}", fnv1a(fields)) != check {
             return Err(fail("damaged header (checksum mismatch)".into()));
+        }
+        let version = |fields: &str| {
+            let field = fields.split(' ').find(|f| f.starts_with("version="));
+            field.map(|f| f["version=".len()..].to_string())
+        };
+        if let Some(theirs) = version(fields)
+            && version(&self.identity).is_some_and(|ours| ours != theirs)
+        {
+            return Err(fail(format!(
+                "a journal of nqueens {theirs}, whose tasks may be numbered otherwise (this is \
+                 {}): finish that run with nqueens {theirs}, or delete the file to start over",
+                env!("CARGO_PKG_VERSION")
+            )));
         }
         if fields != self.identity {
             return Err(fail(format!(
@@ -592,6 +605,22 @@ mod tests {
             .unwrap()
             .to_string();
         assert!(error.contains("nqueens 0.1.0"), "{error}");
+    }
+
+    /// A journal of nqueens 0.3.0, which numbered the join engine's tasks before units were
+    /// partitioned, is refused with the version named, whatever its other fields.
+    #[test]
+    fn a_journal_of_the_previous_numbering_is_refused_with_its_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let mut old = identity(12);
+        old.version = "0.3.0".into();
+        drop(Journal::open(&path, &old).unwrap());
+        let mut ours = identity(12);
+        ours.version = env!("CARGO_PKG_VERSION").into();
+        let error = Journal::open(&path, &ours).err().unwrap().to_string();
+        assert!(error.contains("a journal of nqueens 0.3.0"), "{error}");
+        assert!(error.contains(env!("CARGO_PKG_VERSION")), "{error}");
     }
 
     #[test]

@@ -81,6 +81,13 @@ pub struct Estimate {
     pub parts: usize,
     /// The wall-clock seconds the sample took.
     pub sample_seconds: f64,
+    /// The longest time of one part that was timed (whole, or scaled from a piece of it), in
+    /// seconds of one core: how large the work a task hands out can be.
+    pub longest_part_seconds: f64,
+    /// How far the weights are from the times: the largest time per unit of weight among
+    /// the timed parts over the least (1 with fewer than two timed parts). The error bar
+    /// grows with it, and so does the imbalance of shards dealt by weight.
+    pub rate_spread: f64,
 }
 
 /// A timed part: its weight and its seconds.
@@ -177,6 +184,11 @@ impl Job {
             points = (2 * points).min(fit.max(FIRST_ROUND));
         }
         let (core_seconds, error) = combine(&rounds, line.total);
+        let timed = || rounds.iter().flatten();
+        let rates = timed()
+            .filter(|t| t.seconds > 0.0)
+            .map(|t| t.seconds / t.weight as f64);
+        let (least, most) = rates.fold((f64::INFINITY, 0f64), |(l, m), r| (l.min(r), m.max(r)));
         Ok(Estimate {
             tasks: self.plan.len(),
             core_seconds,
@@ -184,6 +196,8 @@ impl Job {
             sampled: rounds.iter().map(Vec::len).sum(),
             parts: line.parts,
             sample_seconds: started.elapsed().as_secs_f64(),
+            longest_part_seconds: timed().map(|t| t.seconds).fold(0.0, f64::max),
+            rate_spread: if most > least { most / least } else { 1.0 },
         })
     }
 }
