@@ -139,11 +139,16 @@ impl Shares {
     /// The partitions' weights of a unit of weight `weight` split by `bits` cuts.
     pub(super) fn new(weight: u64, bits: u8) -> Shares {
         Shares {
-            // The first value with `ones` bits set stands for all of them.
-            by_ones: std::array::from_fn(|ones| {
-                let ones = (ones as u32).min(u32::from(bits));
-                share(weight, bits.min(MAX_BITS), (1u32 << ones) - 1)
-            }),
+            // floor(floor(x) / 2^j) = floor(x / 2^j): one division for all of them (a plan of
+            // n = 28 weighs 36 million tasks).
+            by_ones: {
+                let bits = bits.min(MAX_BITS);
+                let most = (u128::from(weight) << bits) / 3u128.pow(u32::from(bits));
+                std::array::from_fn(|ones| {
+                    let ones = (ones as u32).min(u32::from(bits));
+                    u64::try_from(most >> ones).unwrap_or(u64::MAX).max(1)
+                })
+            },
             bits,
         }
     }

@@ -17,7 +17,14 @@ pub(crate) fn check_regular(path: &Path) -> Result<(), String> {
 
 /// FNV-1a, 64 bits: a checksum against torn and damaged lines, not against forgery.
 pub fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |hash, byte| {
+    fnv1a_on(0xcbf2_9ce4_8422_2325, text.as_bytes())
+}
+
+/// FNV-1a of what `hash` is the checksum of, followed by `bytes`: a checksum of text that
+/// shares its start with many others (every record of a journal starts with the run's
+/// identity) is that start's, carried on.
+pub(crate) fn fnv1a_on(hash: u64, bytes: &[u8]) -> u64 {
+    bytes.iter().fold(hash, |hash, &byte| {
         (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
     })
 }
