@@ -122,6 +122,27 @@ impl Plan {
         west_rows: u32,
         partition: Partition,
         scratch: &mut Scratch,
+        sampler: Option<&mut Sampler>,
+    ) -> u128 {
+        // Whole units apart: their build has none of the partitions' tests (`Side::fill`).
+        if partition == Partition::WHOLE {
+            self.count_unit_parted::<G, false>(
+                gather, table, west_rows, partition, scratch, sampler,
+            )
+        } else {
+            self.count_unit_parted::<G, true>(gather, table, west_rows, partition, scratch, sampler)
+        }
+    }
+
+    /// [`Plan::count_unit_with`], with partitions (`PARTED`) or without.
+    #[inline(always)]
+    fn count_unit_parted<G: Gather, const PARTED: bool>(
+        &self,
+        gather: G,
+        table: &Table,
+        west_rows: u32,
+        partition: Partition,
+        scratch: &mut Scratch,
         mut sampler: Option<&mut Sampler>,
     ) -> u128 {
         let h = self.shape.h;
@@ -154,7 +175,8 @@ impl Plan {
         east_buf.reserve_exact(most);
         let clock = sampler.as_ref().map(|s| s.clock);
         let start = now(clock);
-        let mut west_done = west.fill(west_buf, west_souths, piece, &mut west_at, west_part);
+        let mut west_done =
+            west.fill::<PARTED>(west_buf, west_souths, piece, &mut west_at, west_part);
         let mut west_generation = since(clock, start);
         let mut west_piece = 0;
         // Without closures: they would not inherit the target features of this build.
@@ -190,7 +212,8 @@ impl Plan {
                     .get(i + 1)
                     .is_none_or(|next| next.multiplicity != job.multiplicity);
                 loop {
-                    let done = east.fill(east_buf, east_souths, piece, &mut east_at, east_part);
+                    let done =
+                        east.fill::<PARTED>(east_buf, east_souths, piece, &mut east_at, east_part);
                     // A full piece, or the last layout of this multiplicity: count them.
                     if !done || last_of_its_multiplicity {
                         match &sampler {
@@ -227,7 +250,7 @@ impl Plan {
             }
             west_buf.clear();
             let start = now(clock);
-            west_done = west.fill(west_buf, west_souths, piece, &mut west_at, west_part);
+            west_done = west.fill::<PARTED>(west_buf, west_souths, piece, &mut west_at, west_part);
             west_generation += since(clock, start);
         }
         if let Some(s) = sampler {
