@@ -122,18 +122,31 @@ fn time(n: u32, units: usize, reps: usize, ks: &[usize]) {
     }
 }
 
-fn parts(n: u32, units: usize) {
+/// The engine's plan, and the tasks of each unit `pick` picks (from a plan of whole units,
+/// one a task), with its west rows.
+fn picked_tasks(n: u32, units: usize) -> (Plan, Vec<(u32, Vec<usize>)>) {
     let whole = Plan::with_policy(n, 14, None);
     let picked: Vec<u32> = pick(&whole, units)
         .into_iter()
         .map(|i| whole.west_rows(i, 0))
         .collect();
     let plan = Plan::new(n, 14);
+    let tasks = picked
+        .into_iter()
+        .map(|west| {
+            let tasks = (0..plan.len())
+                .filter(|&i| plan.west_rows(i, 0) == west)
+                .collect();
+            (west, tasks)
+        })
+        .collect();
+    (plan, tasks)
+}
+
+fn parts(n: u32, units: usize) {
+    let (plan, picked) = picked_tasks(n, units);
     println!("{} tasks", plan.len());
-    for west in picked {
-        let tasks: Vec<usize> = (0..plan.len())
-            .filter(|&i| plan.west_rows(i, 0) == west)
-            .collect();
+    for (west, tasks) in picked {
         let (mut secs, mut weight, mut ratios) = (0.0, 0u64, Vec::new());
         for &i in &tasks {
             for part in 0..plan.parts(i) {
@@ -186,17 +199,9 @@ fn plan(n: u32) {
 }
 
 fn fit(n: u32, units: usize) {
-    let whole = Plan::with_policy(n, 14, None);
-    let picked: Vec<u32> = pick(&whole, units)
-        .into_iter()
-        .map(|i| whole.west_rows(i, 0))
-        .collect();
-    let plan = Plan::new(n, 14);
+    let (plan, picked) = picked_tasks(n, units);
     println!("n\tunit\tbits\twest_pairs\teast_pairs\tweight\tseconds");
-    for west in picked {
-        let tasks: Vec<usize> = (0..plan.len())
-            .filter(|&i| plan.west_rows(i, 0) == west)
-            .collect();
+    for (west, tasks) in picked {
         let (w, e) = plan.pairs(tasks[0], 0);
         let start = Instant::now();
         for &i in &tasks {
