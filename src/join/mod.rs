@@ -470,9 +470,10 @@ impl Plan {
         weight.max(1)
     }
 
-    /// An estimate of the work of part `part` of task `index`, in about a nanosecond of one
-    /// core each (at least 1): its unit's weight ([`Plan::unit_size`]), or a partition's share
-    /// of it (`partition::share`).
+    /// An estimate of the work of part `part` of task `index` (at least 1; about a nanosecond
+    /// of one core each up to n = 25, 160 to 740 times that at n = 26 to 28, which
+    /// [`Policy::for_board`] allows for): its unit's weight (`Plan::unit_size`), or a
+    /// partition's share of it (`partition::share`).
     pub fn part_weight(&self, index: usize, part: usize) -> u64 {
         let (unit, partition) = self.work(index, part);
         let shares = Shares::new(self.unit_weight(unit), partition.bits);
