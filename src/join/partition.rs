@@ -173,7 +173,8 @@ impl Shares {
         let bits = u32::from(self.bits);
         (0..=bits)
             .map(|ones| {
-                self.by_ones[ones as usize].saturating_mul(super::binomial(bits, ones) as u64)
+                self.by_ones[ones as usize]
+                    .saturating_mul(super::weight::binomial(bits, ones) as u64)
             })
             .fold(0u64, u64::saturating_add)
     }
@@ -197,6 +198,71 @@ pub(super) fn share(weight: u64, bits: u8, value: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::join::simd::Build;
+    use crate::join::slice::row_totals;
+    use crate::join::{DEFAULT_PIECE, Plan, Table};
+    use crate::known;
+
+    /// A policy scaled down to small boards, so that most of their units are partitioned.
+    const SMALL: Policy = Policy {
+        partition_pairs: 32,
+        task_cap: 20_000,
+    };
+
+    /// Plans that partition units count the table's totals with every build, whole and in
+    /// small pieces, from the whole table and from tables built on demand; their tasks hold
+    /// every partition of a unit once, and none of them more than the cap unless alone.
+    #[test]
+    fn partitioned_plans_count_the_same() {
+        for build in Build::all() {
+            for (n, piece, on_demand) in [
+                (10, 64, false),
+                (12, DEFAULT_PIECE, true),
+                (13, 64, false),
+                (14, 4096, true),
+                (15, DEFAULT_PIECE, false),
+            ] {
+                let mut plan = Plan::without_tasks(n).with_piece(piece);
+                plan.build = build;
+                if on_demand {
+                    let row_totals = row_totals(plan.shape.h);
+                    assert!(plan.table.set(Table::OnDemand { row_totals }).is_ok());
+                }
+                plan.make_tasks(3, Some(SMALL));
+                let name = build.name();
+                let most = plan.tasks.iter().map(|t| t.bits).max();
+                assert!(most > Some(if n < 12 { 0 } else { 2 }), "{name} n = {n}");
+                for (i, task) in plan.tasks.iter().enumerate() {
+                    assert!(plan.weight(i) <= SMALL.task_cap || task.to - task.from == 1);
+                }
+                let total: u128 = (0..plan.len()).map(|i| plan.run(i)).sum();
+                assert_eq!(Some(total), known::total(n), "{name} n = {n}");
+            }
+        }
+    }
+
+    /// The same policy makes the same tasks (journals and shards rely on it), and the tasks
+    /// of one unit are consecutive, their runs of partitions covering `0..2^bits` in order.
+    #[test]
+    fn partitioned_tasks_are_the_same_every_time() {
+        let a = Plan::with_policy(16, 8, Some(SMALL));
+        let b = Plan::with_policy(16, 8, Some(SMALL));
+        assert_eq!(a.tasks, b.tasks);
+        assert_eq!(a.units, b.units);
+        let mut next = 0u32;
+        for pair in a.tasks.windows(2) {
+            let (t, u) = (&pair[0], &pair[1]);
+            if t.bits > 0 && u.first == t.first {
+                assert_eq!(u.from, t.to);
+            } else {
+                assert_eq!(u.first, t.first + t.units);
+                assert!(t.bits == 0 || t.to == 1 << t.bits);
+                assert!(u.from == 0);
+            }
+            next = next.max(u.first + u.units);
+        }
+        assert_eq!(next as usize, a.units.len());
+    }
 
     /// The shares of a unit's partitions add up to its weight (within rounding), and a
     /// partition with fewer bits set weighs more.
