@@ -59,7 +59,6 @@ use quarter::{Quarter, Rows, View};
 use simd::Build;
 use slice::{ON_DEMAND_FROM, Slice, row_totals};
 use std::sync::OnceLock;
-use unit::SCRATCH;
 
 /// The smallest board the join engine counts.
 pub const MIN_N: u32 = 4;
@@ -417,11 +416,7 @@ impl Plan {
         let table = self.table();
         let (unit, partition) = self.work(index, part);
         let west_rows = self.units[unit];
-        SCRATCH.with(|scratch| {
-            let scratch = &mut scratch.borrow_mut();
-            self.build
-                .count_unit(self, table, west_rows, partition, scratch, None)
-        })
+        self.count_here(table, west_rows, partition, None)
     }
 
     /// The solutions of part `part` of task `index` counted as `bits` partitions of its unit,
@@ -433,14 +428,7 @@ impl Plan {
         let west_rows = self.west_rows(index, part);
         let bits = bits.min(MAX_BITS);
         (0..1u16 << bits)
-            .map(|value| {
-                SCRATCH.with(|scratch| {
-                    let scratch = &mut scratch.borrow_mut();
-                    let partition = Partition { bits, value };
-                    self.build
-                        .count_unit(self, table, west_rows, partition, scratch, None)
-                })
-            })
+            .map(|value| self.count_here(table, west_rows, Partition { bits, value }, None))
             .sum()
     }
 

@@ -30,7 +30,7 @@ pub(super) struct Scratch {
 }
 
 thread_local! {
-    pub(super) static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 /// What a count of a unit does besides counting, to time a sample of it: which pieces it
@@ -260,6 +260,22 @@ impl Plan {
         total
     }
 
+    /// The solutions of `partition` of the unit on `west_rows` ([`Plan::count_unit_with`]),
+    /// with this thread's buffers and the plan's build.
+    pub(super) fn count_here(
+        &self,
+        table: &Table,
+        west_rows: u32,
+        partition: Partition,
+        sampler: Option<&mut Sampler>,
+    ) -> u128 {
+        SCRATCH.with(|scratch| {
+            let scratch = &mut scratch.borrow_mut();
+            self.build
+                .count_unit(self, table, west_rows, partition, scratch, sampler)
+        })
+    }
+
     /// An estimate of the time part `part` of task `index` takes, in `clock`'s time: the part
     /// timed whole where it is one piece a side (or a few on the east side), else from one
     /// pair of pieces drawn by `seed` (all pairs equally likely) and the time of generating
@@ -274,13 +290,8 @@ impl Plan {
         let table = self.table();
         let (unit, partition) = self.work(index, part);
         let west_rows = self.units[unit];
-        let run = |sampler: Option<&mut Sampler>| {
-            SCRATCH.with(|scratch| {
-                let scratch = &mut scratch.borrow_mut();
-                self.build
-                    .count_unit(self, table, west_rows, partition, scratch, sampler)
-            })
-        };
+        let run =
+            |sampler: Option<&mut Sampler>| self.count_here(table, west_rows, partition, sampler);
         let mut pieces = Sampler::pieces(clock);
         run(Some(&mut pieces));
         let (wests, easts) = (pieces.west_pieces.max(1), pieces.east_pieces.max(1));
