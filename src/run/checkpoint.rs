@@ -31,6 +31,7 @@ use crate::engine::Engine;
 use crate::error::Error;
 use crate::run::counter::Counter;
 use crate::run::job::Job;
+use rayon::slice::ParallelSliceMut;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -113,7 +114,7 @@ impl Journal {
     ) -> Result<(Journal, BTreeMap<usize, u128>), Error> {
         let fail = |what: String| Error::Checkpoint(format!("{}: {what}", path.display()));
         check_regular(path).map_err(Error::Checkpoint)?;
-        let mut file = OpenOptions::new()
+        let file = OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
@@ -137,9 +138,10 @@ impl Journal {
                 return Err(fail(format!("cannot lock it: {e}")));
             }
         }
-        let mut text = String::new();
-        file.read_to_string(&mut text)
-            .map_err(|e| fail(format!("cannot read it: {e}")))?;
+        let length = file
+            .metadata()
+            .map_err(|e| fail(format!("cannot read it: {e}")))?
+            .len();
         let fields = identity.fields();
         let mut journal = Journal {
             file,
@@ -148,7 +150,7 @@ impl Journal {
             records: 0,
             synced: None,
         };
-        if text.is_empty() {
+        if length == 0 {
             let header = format!("{MAGIC} {fields} check={:016x}\n", fnv1a(&fields));
             journal.write(&header)?;
             journal.sync()?;
@@ -160,20 +162,91 @@ impl Journal {
             }
             return Ok((journal, BTreeMap::new()));
         }
-        let done = journal.read(&text, identity)?;
+        let done = journal.read(identity)?;
         journal.records = done.len();
         Ok((journal, done))
     }
 
     /// Checks the header and the records of an existing journal; trims a torn last line.
-    fn read(&mut self, text: &str, identity: &RunIdentity) -> Result<BTreeMap<usize, u128>, Error> {
-        let fail = |what: String| Error::Checkpoint(format!("{}: {what}", self.path.display()));
-        let Some(header_end) = text.find('\n') else {
+    /// Read a block of [`READ_BLOCK`] bytes at a time, each block's records parsed in
+    /// parallel: a journal of n = 28 is over a gigabyte, and holding its text whole doubled
+    /// the memory a resume faults in (most of its time on a virtual machine).
+    fn read(&mut self, identity: &RunIdentity) -> Result<BTreeMap<usize, u128>, Error> {
+        let path = self.path.clone();
+        let fail = |what: String| Error::Checkpoint(format!("{}: {what}", path.display()));
+        let cannot_read = |e: std::io::Error| fail(format!("cannot read it: {e}"));
+        let mut block = Vec::new();
+        read_more(&mut self.file, &mut block).map_err(cannot_read)?;
+        let Some(header_end) = block.iter().position(|&b| b == b'\n') else {
             return Err(fail(
                 "not a checkpoint journal (no complete header line)".into(),
             ));
         };
-        let header = &text[..header_end];
+        let header = String::from_utf8_lossy(&block[..header_end]).into_owned();
+        self.check_header(&header, &fail)?;
+        block.drain(..=header_end);
+        let start = fnv1a(&self.identity);
+        let mut records = Vec::new();
+        // The file's offset and line (from 0 after the header) where `block` starts.
+        let (mut offset, mut line) = (header_end as u64 + 1, 0);
+        loop {
+            let whole = block
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |end| end + 1);
+            let lines = &block[..whole];
+            let damaged = |at: usize, text: &str| {
+                fail(format!(
+                    "damaged record on line {}: {:?}",
+                    line + at + 2,
+                    text.trim_end()
+                ))
+            };
+            let text = std::str::from_utf8(lines).map_err(|e| {
+                let (before, after) = lines.split_at(e.valid_up_to());
+                let start = before
+                    .iter()
+                    .rposition(|&b| b == b'\n')
+                    .map_or(0, |at| at + 1);
+                let end = after
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .unwrap_or(after.len());
+                let text = String::from_utf8_lossy(&lines[start..before.len() + end]);
+                damaged(newlines(&before[..start]), &text)
+            })?;
+            let mut some = parse_records(text, start, identity.tasks)
+                .map_err(|(at, text)| damaged(at, text))?;
+            records.append(&mut some);
+            line += newlines(lines);
+            offset += whole as u64;
+            block.drain(..whole);
+            if read_more(&mut self.file, &mut block).map_err(cannot_read)? == 0 {
+                break;
+            }
+        }
+        if !block.is_empty() {
+            // A record cut short by a kill: drop it, and cut the file back so that the next
+            // record starts on a fresh line.
+            self.file
+                .set_len(offset)
+                .and_then(|()| self.file.seek(SeekFrom::End(0)).map(|_| ()))
+                .map_err(|e| fail(format!("cannot trim its torn last line: {e}")))?;
+        }
+        records.par_sort_unstable();
+        records.dedup();
+        if let Some(pair) = records.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+            return Err(fail(format!(
+                "task {} is recorded twice with different values",
+                pair[0].0
+            )));
+        }
+        Ok(records.into_iter().collect())
+    }
+
+    /// Checks a journal's header line against this run: its magic, its checksum, its
+    /// version, its run.
+    fn check_header(&self, header: &str, fail: &impl Fn(String) -> Error) -> Result<(), Error> {
         if header.starts_with(MAGIC_V1) {
             return Err(fail(
                 "a journal of nqueens 0.1.0, which named engines and numbered the join \
@@ -211,53 +284,13 @@ impl Journal {
                 self.identity
             )));
         }
-        // Read into a list, sorted and checked once, then made a map in one pass: a journal
-        // of n = 28 holds tens of millions of records.
-        let mut records = Vec::new();
-        let mut offset = header_end + 1;
-        let body = &text[offset..];
-        let start = fnv1a(&self.identity);
-        let mut lines = body.split_inclusive('\n').enumerate().peekable();
-        while let Some((i, line)) = lines.next() {
-            let last = lines.peek().is_none();
-            match record(start, line, identity.tasks) {
-                Some(record) => {
-                    records.push(record);
-                    offset += line.len();
-                }
-                None if last && !line.ends_with('\n') => {
-                    // A record cut short by a kill: drop it, and cut the file back so that
-                    // the next record starts on a fresh line.
-                    self.file
-                        .set_len(offset as u64)
-                        .and_then(|()| self.file.seek(SeekFrom::End(0)).map(|_| ()))
-                        .map_err(|e| fail(format!("cannot trim its torn last line: {e}")))?;
-                }
-                None => {
-                    return Err(fail(format!(
-                        "damaged record on line {}: {:?}",
-                        i + 2,
-                        line.trim_end()
-                    )));
-                }
-            }
-        }
-        records.sort_unstable();
-        records.dedup();
-        if let Some(pair) = records.windows(2).find(|pair| pair[0].0 == pair[1].0) {
-            return Err(fail(format!(
-                "task {} is recorded twice with different values",
-                pair[0].0
-            )));
-        }
-        Ok(records.into_iter().collect())
+        Ok(())
     }
 
     /// Records that task `id` finished with `value`: written at once, synced to disk when the
     /// last sync is [`SYNC_INTERVAL`] old.
     pub fn append(&mut self, id: usize, value: u128) -> Result<(), Error> {
-        let check = fnv1a(&format!("{} {id} {value}", self.identity));
-        self.write(&format!("task {id} {value} {check:016x}\n"))?;
+        self.write(&record_line(&self.identity, id, value))?;
         self.records += 1;
         if self.synced.is_none_or(|at| at.elapsed() >= SYNC_INTERVAL) {
             self.sync()?;
@@ -330,6 +363,70 @@ pub struct Checkpoint {
     /// The run's tasks: a record of any other is refused (it would make the journal
     /// unreadable).
     tasks: usize,
+}
+
+/// The bytes a journal is read in at a time (64 KiB in the unit tests, so that their
+/// journals of megabytes cross many blocks' ends).
+const READ_BLOCK: u64 = if cfg!(test) { 64 << 10 } else { 64 << 20 };
+
+/// Appends up to [`READ_BLOCK`] more bytes of `file` to `block`: how many (0 at its end).
+fn read_more(file: &mut File, block: &mut Vec<u8>) -> std::io::Result<usize> {
+    file.take(READ_BLOCK).read_to_end(block)
+}
+
+/// The line ends in `bytes`.
+fn newlines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
+/// The journal's line recording that task `id` of the run `identity` finished with `value`.
+fn record_line(identity: &str, id: usize, value: u128) -> String {
+    let check = fnv1a(&format!("{identity} {id} {value}"));
+    format!("task {id} {value} {check:016x}\n")
+}
+
+/// The records of `lines` (whole lines, each ending in a newline) of the run whose
+/// identity's checksum is `start`, parsed in parallel on the current rayon pool in blocks of
+/// lines; or the first damaged line's number (from 0) and text.
+fn parse_records(
+    lines: &str,
+    start: u64,
+    tasks: usize,
+) -> Result<Vec<(usize, u128)>, (usize, &str)> {
+    use rayon::prelude::*;
+    // Blocks of about a megabyte, each ending at a line's end (4 KiB in the unit tests).
+    const BLOCK: usize = if cfg!(test) { 4 << 10 } else { 1 << 20 };
+    let mut blocks = Vec::new();
+    let mut rest = lines;
+    while !rest.is_empty() {
+        let cut = match rest.get(BLOCK..).and_then(|after| after.find('\n')) {
+            Some(at) => BLOCK + at + 1,
+            None => rest.len(),
+        };
+        let (block, after) = rest.split_at(cut);
+        blocks.push(block);
+        rest = after;
+    }
+    let parsed: Vec<Result<Vec<(usize, u128)>, (usize, &str)>> = blocks
+        .par_iter()
+        .map(|block| {
+            let mut records = Vec::with_capacity(block.len() / 32);
+            for (i, line) in block.split_inclusive('\n').enumerate() {
+                records.push(record(start, line, tasks).ok_or((i, line))?);
+            }
+            Ok(records)
+        })
+        .collect();
+    let mut records = Vec::with_capacity(parsed.iter().flatten().map(Vec::len).sum());
+    let mut line = 0;
+    for (block, result) in blocks.iter().zip(parsed) {
+        match result {
+            Ok(mut some) => records.append(&mut some),
+            Err((i, text)) => return Err((line + i, text)),
+        }
+        line += block.matches('\n').count();
+    }
+    Ok(records)
 }
 
 /// Parses one whole record line of the run whose identity's checksum is `start`, or `None`.
@@ -595,6 +692,51 @@ mod tests {
         assert!(error.contains("damaged record on line 2"), "{error}");
         std::fs::write(&path, "hello\n").unwrap();
         assert!(Journal::open(&path, &identity(12)).is_err());
+    }
+
+    /// A journal is parsed in blocks of a megabyte at once: a damaged record far into it is
+    /// named by its line in the file, and the records around the blocks' ends all count.
+    #[test]
+    fn a_damaged_record_past_the_first_blocks_is_named_by_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let mut id = identity(12);
+        id.tasks = 200_000;
+        let (mut journal, _) = Journal::open(&path, &id).unwrap();
+        for task in 0..200_000 {
+            journal
+                .write(&record_line(&journal.identity, task, 7))
+                .unwrap();
+        }
+        drop(journal);
+        let (_, done) = Journal::open(&path, &id).unwrap();
+        assert_eq!(done.len(), 200_000);
+        assert!(done.values().all(|&v| v == 7));
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.len() > 4 << 20,
+            "{} bytes: fewer than four blocks",
+            text.len()
+        );
+        let damaged = text.replacen("task 150001 7 ", "task 150001 8 ", 1);
+        std::fs::write(&path, damaged).unwrap();
+        let error = Journal::open(&path, &id).err().unwrap().to_string();
+        assert!(error.contains("damaged record on line 150003"), "{error}");
+    }
+
+    /// A record that is not UTF-8 text is named by its line, as any other damage is.
+    #[test]
+    fn a_record_that_is_not_text_is_named_by_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = journal_with_tail(dir.path(), b"task 2 \xff\xfe 0000000000000000\n");
+        let error = Journal::open(&path, &identity(12))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            error.contains("damaged record on line 3: \"task 2"),
+            "{error}"
+        );
     }
 
     #[test]
