@@ -3,7 +3,7 @@
 //! other side can reach.
 
 use super::quarter::{Rows, View};
-use super::{Diagonals, Shape};
+use super::shape::{Diagonals, Shape};
 
 /// The `k` lowest members of `set` (all of them when it has fewer): the first subset of
 /// `set` with `k` members in increasing order.

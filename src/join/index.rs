@@ -1,7 +1,7 @@
 //! Counting pairs in bulk: one side's half-boards filed in buckets by a few central diagonals
 //! and stored bit-sliced, and the hot loop that counts the other side's partners in them.
 
-use super::Shape;
+use super::shape::Shape;
 use super::squeeze::{Gather, MAX_CUTS, Squeeze};
 
 /// How a rest of `width` bits is cut into chunks, each with a table row for every value of

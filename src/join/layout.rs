@@ -2,7 +2,7 @@
 //! which sets of west rows are counted under which layouts and what each pair is worth
 //! (symmetry), one word per unit.
 
-use super::{Diagonals, Shape};
+use super::shape::{Diagonals, Shape};
 
 /// The queens placed before the join (the middle row and column of odd boards) and what they
 /// leave: rows are `h` north bits then `h` south bits, columns `h` bits of each half. The

@@ -2,9 +2,9 @@
 //! (`--max-memory`): the quarter table (or each thread's tables built on demand) plus one
 //! piece of half-boards of each side per thread.
 
-use super::Shape;
 use super::index::Chunking;
 use super::quarter::whole_bytes;
+use super::shape::Shape;
 use super::slice::{MOST_ON_KEY, ON_DEMAND_FROM, Slice};
 
 /// The memory the quarter tables of the n x n board take on `threads` threads, in bytes,

@@ -11,6 +11,7 @@
 //! Measured before this was built (one unit of n = 26 alternated with the plain join, pieces
 //! of 2^22, one thread): 34.3 s joined in pieces, 17.7 s in 8 partitions.
 
+use super::binomial::binomial;
 use super::half::Part;
 use super::index::CutPlan;
 
@@ -172,10 +173,7 @@ impl Shares {
     pub(super) fn total(&self) -> u64 {
         let bits = u32::from(self.bits);
         (0..=bits)
-            .map(|ones| {
-                self.by_ones[ones as usize]
-                    .saturating_mul(super::weight::binomial(bits, ones) as u64)
-            })
+            .map(|ones| self.by_ones[ones as usize].saturating_mul(binomial(bits, ones) as u64))
             .fold(0u64, u64::saturating_add)
     }
 }
@@ -198,9 +196,10 @@ pub(super) fn share(weight: u64, bits: u8, value: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::join::plan::Table;
     use crate::join::simd::Build;
     use crate::join::slice::row_totals;
-    use crate::join::{DEFAULT_PIECE, Plan, Table};
+    use crate::join::{DEFAULT_PIECE, Plan};
     use crate::known;
 
     /// A policy scaled down to small boards, so that most of their units are partitioned.
@@ -299,7 +298,8 @@ mod tests {
     #[test]
     fn boards_with_tables_built_on_demand_have_a_policy() {
         for n in crate::join::MIN_N..=crate::join::MAX_N {
-            let on_demand = crate::join::Shape::new(n).h >= crate::join::slice::ON_DEMAND_FROM;
+            let on_demand =
+                crate::join::shape::Shape::new(n).h >= crate::join::slice::ON_DEMAND_FROM;
             assert_eq!(Policy::for_board(n).is_some(), on_demand, "n = {n}");
         }
         let policy = Policy::for_board(28).unwrap();

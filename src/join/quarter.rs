@@ -2,7 +2,7 @@
 //! the board, filed by the rows and columns it uses, and the views that read it as any of the
 //! four quarters.
 
-use super::{Diagonals, Shape};
+use super::shape::{Diagonals, Shape};
 
 /// Every placement of non-attacking queens in the north-west quarter, filed by the (rows,
 /// columns) it uses. The other three quarters are its mirror images (`View`), so one table

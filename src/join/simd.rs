@@ -3,10 +3,14 @@
 //! ([`Build::best`]); the builds that gather bits with BMI2's `PEXT` carry the proof of that
 //! check ([`Bmi2`]), so no safe code reaches an instruction the processor lacks.
 
-use super::partition::Partition;
 use super::squeeze::{Gather, Portable, Squeeze};
-use super::unit::{Sampler, Scratch};
-use super::{Plan, Table};
+
+/// Work that a build runs with its bit gather: a unit's count ([`Build::run`]). This file
+/// knows only the gather; the work (`unit.rs`) is inlined into each build.
+pub(super) trait WithGather {
+    /// Runs the work with `gather`.
+    fn run<G: Gather>(self, gather: G) -> u128;
+}
 
 /// Proof that the processor has BMI2 (with POPCNT, BMI1 and LZCNT): made only in this file,
 /// after the run-time check, so a value's existence makes `PEXT` sound.
@@ -85,31 +89,17 @@ impl Build {
         }
     }
 
-    /// The solutions of one unit ([`Plan::count_unit_with`]), with this build.
-    pub(super) fn count_unit(
-        self,
-        plan: &Plan,
-        table: &Table,
-        west_rows: u32,
-        partition: Partition,
-        scratch: &mut Scratch,
-        sampler: Option<&mut Sampler>,
-    ) -> u128 {
-        let work = (west_rows, partition);
+    /// Runs `work` (a unit's count) with this build: compiled for the build's instruction
+    /// set, with its bit gather.
+    pub(super) fn run<W: WithGather>(self, work: W) -> u128 {
         match self.0 {
-            Isa::Portable => {
-                plan.count_unit_with(Portable, table, west_rows, partition, scratch, sampler)
-            }
+            Isa::Portable => work.run(Portable),
             // SAFETY: `Isa::Avx2` and `Isa::Avx512` are made only by `Build::all`, after
             // checking every feature their functions enable.
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx2(bmi2) => unsafe {
-                count_unit_avx2(bmi2, plan, table, work, scratch, sampler)
-            },
+            Isa::Avx2(bmi2) => unsafe { run_avx2(bmi2, work) },
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512(bmi2) => unsafe {
-                count_unit_avx512(bmi2, plan, table, work, scratch, sampler)
-            },
+            Isa::Avx512(bmi2) => unsafe { run_avx512(bmi2, work) },
         }
     }
 }
@@ -119,15 +109,8 @@ impl Build {
 /// The processor has AVX-512 F and VPOPCNTDQ, GFNI, AVX2, POPCNT, BMI1, BMI2 and LZCNT.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2,avx512f,avx512vpopcntdq,gfni")]
-unsafe fn count_unit_avx512(
-    bmi2: Bmi2,
-    plan: &Plan,
-    table: &Table,
-    (west_rows, partition): (u32, Partition),
-    scratch: &mut Scratch,
-    sampler: Option<&mut Sampler>,
-) -> u128 {
-    plan.count_unit_with(bmi2, table, west_rows, partition, scratch, sampler)
+unsafe fn run_avx512<W: WithGather>(bmi2: Bmi2, work: W) -> u128 {
+    work.run(bmi2)
 }
 
 /// # Safety
@@ -135,13 +118,6 @@ unsafe fn count_unit_avx512(
 /// The processor has AVX2, POPCNT, BMI1, BMI2 and LZCNT.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
-unsafe fn count_unit_avx2(
-    bmi2: Bmi2,
-    plan: &Plan,
-    table: &Table,
-    (west_rows, partition): (u32, Partition),
-    scratch: &mut Scratch,
-    sampler: Option<&mut Sampler>,
-) -> u128 {
-    plan.count_unit_with(bmi2, table, west_rows, partition, scratch, sampler)
+unsafe fn run_avx2<W: WithGather>(bmi2: Bmi2, work: W) -> u128 {
+    work.run(bmi2)
 }

@@ -7,9 +7,10 @@ use super::index::{CutPlan, Index};
 use super::layout::{Job, jobs_of};
 use super::memory::longest_run;
 use super::partition::Partition;
+use super::plan::{Plan, Table};
+use super::simd::WithGather;
 use super::slice::Slice;
 use super::squeeze::Gather;
-use super::{Plan, Table};
 use std::cell::RefCell;
 use std::time::Duration;
 
@@ -108,10 +109,35 @@ fn since(clock: Option<&dyn Fn() -> Duration>, start: Option<Duration>) -> Durat
     }
 }
 
+/// One unit's count (or one partition's), as a build runs it ([`super::simd::Build::run`]).
+pub(super) struct UnitCount<'a, 's, 'c> {
+    pub(super) plan: &'a Plan,
+    pub(super) table: &'a Table,
+    pub(super) west_rows: u32,
+    pub(super) partition: Partition,
+    pub(super) scratch: &'a mut Scratch,
+    pub(super) sampler: Option<&'s mut Sampler<'c>>,
+}
+
+impl WithGather for UnitCount<'_, '_, '_> {
+    #[inline(always)]
+    fn run<G: Gather>(self, gather: G) -> u128 {
+        let UnitCount {
+            plan,
+            table,
+            west_rows,
+            partition,
+            scratch,
+            sampler,
+        } = self;
+        plan.count_unit_with(gather, table, west_rows, partition, scratch, sampler)
+    }
+}
+
 impl Plan {
     /// The solutions of one unit, or of one partition of it: pairs of compatible half-boards
     /// under each of its layouts.
-    /// Inlined into each instruction-set build ([`super::simd::Build::count_unit`]), with the
+    /// Inlined into each instruction-set build ([`super::simd::Build::run`]), with the
     /// bit gather of that build. With a sampler, joins only the pieces it picks and times the
     /// steps (the count is then partial).
     #[inline(always)]
@@ -271,8 +297,14 @@ impl Plan {
     ) -> u128 {
         SCRATCH.with(|scratch| {
             let scratch = &mut scratch.borrow_mut();
-            self.build
-                .count_unit(self, table, west_rows, partition, scratch, sampler)
+            self.build.run(UnitCount {
+                plan: self,
+                table,
+                west_rows,
+                partition,
+                scratch,
+                sampler,
+            })
         })
     }
 
@@ -332,14 +364,14 @@ mod tests {
                 let west_rows = plan.west_rows(index, 0);
                 let run = |sampler: Option<&mut Sampler>| {
                     let scratch = &mut Scratch::default();
-                    plan.build.count_unit(
-                        &plan,
+                    plan.build.run(UnitCount {
+                        plan: &plan,
                         table,
                         west_rows,
-                        Partition::WHOLE,
+                        partition: Partition::WHOLE,
                         scratch,
                         sampler,
-                    )
+                    })
                 };
                 let mut pieces = Sampler::pieces(&clock);
                 assert_eq!(

@@ -1,0 +1,557 @@
+//! The join engine's plan: its size limits, its numbered tasks (runs of units, or of a
+//! unit's partitions), where the units read the quarter's placements ([`Table`]), and the
+//! [`Plan`] that makes the tasks and answers for them; the counting itself is `unit.rs`'s,
+//! the weights `weight.rs`'s.
+
+use super::half::{Place, Side};
+use super::layout::{Job, Layout, layouts, units};
+use super::memory::{DEFAULT_PIECE, bytes_per_half_board, table_bytes};
+use super::partition::{MAX_BITS, Partition, Policy, Shares};
+use super::quarter::{Quarter, Rows, View};
+use super::shape::{Diagonals, Shape};
+use super::simd::Build;
+use super::slice::{ON_DEMAND_FROM, Slice, row_totals};
+use std::sync::OnceLock;
+
+/// The smallest board the join engine counts.
+pub const MIN_N: u32 = 4;
+
+/// The largest board the join engine counts. Its quarter tables hold the placements of
+/// queens in a quarter: some 6.4 * 10^8 of them for the 12 x 12 quarters of `n = 24, 25`,
+/// 2.6 GB as stored (half of them, see `quarter`), ten times that for the next size, past
+/// what most machines hold; from `n = 26` on, each thread builds the placements on the rows
+/// its unit reads (`slice`), at most 4.7 * 10^6 a row set at `n = 26, 27` and 3.0 * 10^7
+/// at 28. The patterns of half-boards would fit in their words to `n = 32`; 28 is the
+/// size still within reach of a cluster.
+pub const MAX_N: u32 = 28;
+
+/// From this size on, `Engine::Auto` picks the join engine: below it, both engines take
+/// milliseconds and the search needs no table.
+pub const AUTO_FROM: u32 = 14;
+
+/// Whether the join engine counts the n x n board.
+pub fn supports(n: u32) -> bool {
+    (MIN_N..=MAX_N).contains(&n)
+}
+
+/// The deepest grouping of units into tasks: depth `d` groups them by the sides of the
+/// queens in the first `2d` rows, and from `d = n / 2` on every unit is a task of its own.
+pub const MAX_DEPTH: u32 = 14;
+
+/// The board size past which [`auto_depth`] wants more tasks, eight times more each size (as
+/// the work grows about eightfold): at n = 22 the 4,096 tasks take some 3 core-seconds each,
+/// at n = 26 its 2.6 million units (each a task) about 100.
+pub const MORE_TASKS_FROM: u32 = 22;
+
+/// Tasks per worker thread that [`auto_depth`] provides for, for up to [`MOST_THREADS`]
+/// threads: units differ in size by orders of magnitude, and many tasks keep the idle tail
+/// short.
+pub const TASKS_PER_THREAD: usize = 16;
+
+/// The most threads [`auto_depth`] provides tasks for.
+pub const MOST_THREADS: usize = 256;
+
+/// A numbered task of the join engine: a run of whole units whose first rows have the same
+/// sides, or a run of the partitions of one unit ([`Policy`]). Sixteen bytes: n = 28 has
+/// tens of millions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JoinTask {
+    /// The first unit (an index into the plan's units) and how many.
+    pub(super) first: u32,
+    pub(super) units: u32,
+    /// The partition bits (0: whole units) and the run of partitions.
+    pub(super) bits: u8,
+    pub(super) from: u16,
+    pub(super) to: u16,
+}
+
+impl JoinTask {
+    /// How many parts the task has: its units, or its partitions.
+    pub(super) fn parts(&self) -> usize {
+        if self.bits == 0 {
+            self.units as usize
+        } else {
+            usize::from(self.to - self.from)
+        }
+    }
+}
+
+/// Where the sides of units read the quarter's placements: one table of them all, built
+/// before the first task, or, from [`ON_DEMAND_FROM`] on, tables of the few rows each unit
+/// reads, built by the thread that counts it, and how many placements every row set has.
+pub(super) enum Table {
+    Whole(Quarter),
+    OnDemand { row_totals: Vec<u64> },
+}
+
+impl Table {
+    /// The table's placements on the rows `rows` of quarter `view`, from the whole table or
+    /// from `slot`, rebuilt for those rows unless it holds them.
+    #[inline(always)]
+    pub(super) fn rows<'a>(
+        &'a self,
+        slot: &'a mut Slice,
+        h: u32,
+        view: View,
+        rows: u32,
+    ) -> Rows<'a> {
+        let rows = view.table_rows(h, rows);
+        match self {
+            Table::Whole(quarter) => quarter.rows(rows),
+            Table::OnDemand { .. } => slot.rows(h, rows),
+        }
+    }
+}
+
+/// The tasks of the join engine for the n x n board: the units grouped by the sides (west or
+/// east) of the queens in the first `2 depth` rows (all rows from `depth = n / 2` on).
+///
+/// # Panics
+///
+/// Its methods that take a task number (and a part number) panic when it is not one of the
+/// plan's, as a slice's index does: this is the engine's own plan, which the crate's
+/// [`Plan`](crate::Plan) checks numbers for (it returns [`Error::Task`](crate::Error::Task)).
+pub struct Plan {
+    pub(super) shape: Shape,
+    pub(super) layouts: Vec<Layout>,
+    /// The units' west rows, grouped into tasks.
+    pub(super) units: Vec<u32>,
+    pub(super) tasks: Vec<JoinTask>,
+    /// Each unit's weight ([`Plan::unit_weight`]), kept where the tasks were made from them
+    /// (a partitioning policy); otherwise worked out when asked for.
+    pub(super) weights: Vec<u64>,
+    pub(super) piece: usize,
+    /// The unit count's instruction-set build, chosen when the plan is made.
+    pub(super) build: Build,
+    pub(super) table: OnceLock<Table>,
+}
+
+impl Plan {
+    /// The plan for the n x n board (`MIN_N <= n <= MAX_N`), tasks split at `depth` rows;
+    /// from n = 26 on (tables built on demand), large units are partitioned
+    /// ([`Policy::for_board`]), which reads the row totals and weighs every unit now (a
+    /// minute at n = 28, on the current thread's rayon pool).
+    ///
+    /// # Panics
+    ///
+    /// When the engine does not count the n x n board ([`supports`]); `Counter` checks first.
+    pub fn new(n: u32, depth: u32) -> Plan {
+        Plan::with_policy(n, depth, Policy::for_board(n))
+    }
+
+    /// As [`Plan::new`], with units partitioned by `policy` (none: every unit joined whole,
+    /// as below n = 26). For tests and measurements: the tasks are numbered otherwise.
+    #[doc(hidden)]
+    pub fn with_policy(n: u32, depth: u32, policy: Option<Policy>) -> Plan {
+        let mut plan = Plan::without_tasks(n);
+        plan.make_tasks(depth, policy);
+        plan
+    }
+
+    /// The plan's units, in no order, and no tasks yet.
+    pub(super) fn without_tasks(n: u32) -> Plan {
+        assert!(supports(n), "join engine: n = {n}");
+        let shape = Shape::new(n);
+        let layouts = layouts(shape);
+        Plan {
+            shape,
+            units: units(shape, &layouts),
+            layouts,
+            tasks: Vec::new(),
+            weights: Vec::new(),
+            piece: DEFAULT_PIECE,
+            build: Build::best(),
+            table: OnceLock::new(),
+        }
+    }
+
+    /// Orders the units and makes the tasks: units grouped at `depth`, those that `policy`
+    /// partitions split into runs of their partitions.
+    pub(super) fn make_tasks(&mut self, depth: u32, policy: Option<Policy>) {
+        let plan = &*self;
+        // Each unit's west rows, weight and partition bits.
+        let mut units: Vec<(u32, u64, u8)> = match policy {
+            None => plan.units.iter().map(|&west| (west, 0, 0)).collect(),
+            Some(policy) => {
+                use rayon::prelude::*;
+                let table = plan.table();
+                plan.units
+                    .par_iter()
+                    .map(|&west| {
+                        let (west_pairs, weight) = plan.unit_size(table, west);
+                        (west, weight, policy.bits_for(west_pairs, weight))
+                    })
+                    .collect()
+            }
+        };
+        // Grouped by the first rows' sides, the whole units of a group before its
+        // partitioned ones.
+        let prefix = prefix_mask(self.shape, clamp_depth(self.shape.n, depth));
+        units.sort_unstable_by_key(|&(west, _, bits)| (west & prefix, bits > 0, west));
+        self.units = units.iter().map(|&(west, _, _)| west).collect();
+        self.weights.clear();
+        if policy.is_some() {
+            self.weights = units.iter().map(|&(_, weight, _)| weight).collect();
+        }
+        self.tasks.clear();
+        let mut start = 0;
+        for i in 1..=units.len() {
+            let (west, _, bits) = units[start];
+            let same = |u: &(u32, u64, u8)| u.0 & prefix == west & prefix && u.2 == 0;
+            if bits == 0 && i < units.len() && same(&units[i]) {
+                continue;
+            }
+            let runs = match (bits, policy) {
+                (0, _) | (_, None) => std::iter::once(0..1).collect(),
+                (_, Some(policy)) => policy.runs(units[start].1, bits),
+            };
+            for run in runs {
+                self.tasks.push(JoinTask {
+                    first: start as u32,
+                    units: (i - start) as u32,
+                    bits,
+                    from: run.start as u16,
+                    to: run.end as u16,
+                });
+            }
+            start = i;
+        }
+    }
+
+    /// Holds at most about `piece` half-boards of each side at a time (at least 64).
+    pub fn with_piece(mut self, piece: usize) -> Plan {
+        self.set_piece(piece);
+        self
+    }
+
+    /// As [`Plan::with_piece`], in place.
+    pub fn set_piece(&mut self, piece: usize) {
+        self.piece = piece.max(64);
+    }
+
+    /// The most this plan holds on `threads` threads: its quarter tables, one piece of
+    /// half-boards of each side per thread ([`bytes_per_half_board`]), and its own units and
+    /// tasks (some 400 MB at n = 28).
+    pub fn memory_bytes(&self, threads: usize) -> u64 {
+        let per_thread = (self.piece * bytes_per_half_board(self.shape.n)) as u64;
+        let own = self.tasks.len() * size_of::<JoinTask>()
+            + self.units.len() * size_of::<u32>()
+            + self.weights.len() * size_of::<u64>();
+        table_bytes(self.shape.n, threads) + threads.max(1) as u64 * per_thread + own as u64
+    }
+
+    /// How many tasks there are.
+    pub fn len(&self) -> usize {
+        self.tasks.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.tasks.is_empty()
+    }
+
+    /// The quarter table, or the row totals of tables built on demand: built on first use
+    /// (on the current thread's rayon pool).
+    pub(super) fn table(&self) -> &Table {
+        self.table.get_or_init(|| {
+            let h = self.shape.h;
+            if h >= ON_DEMAND_FROM {
+                Table::OnDemand {
+                    row_totals: row_totals(h),
+                }
+            } else {
+                Table::Whole(Quarter::build(h))
+            }
+        })
+    }
+
+    /// Builds what the tasks share now, on `threads` threads, unless it is built: the
+    /// quarter table (or the row totals), which the first task would otherwise build alone
+    /// while the others wait.
+    pub fn prepare(&self, threads: usize) {
+        if self.table.get().is_some() {
+            return;
+        }
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads.max(1))
+            .build();
+        // Without a pool, the first task builds it.
+        if let Ok(pool) = pool {
+            pool.install(|| self.table());
+        }
+    }
+
+    /// The number of solutions task `index` stands for.
+    pub fn run(&self, index: usize) -> u128 {
+        (0..self.parts(index))
+            .map(|part| self.run_part(index, part))
+            .sum()
+    }
+
+    /// How many parts task `index` is made of: its units (sets of west rows), each counted
+    /// alone, or its partitions of one unit. A sample of a large task can time a part of it
+    /// ([`Plan::run_part`]).
+    pub fn parts(&self, index: usize) -> usize {
+        self.tasks[index].parts()
+    }
+
+    /// The unit (its index in `units`) and the partition of part `part` of task `index`.
+    pub(super) fn work(&self, index: usize, part: usize) -> (usize, Partition) {
+        let task = &self.tasks[index];
+        assert!(part < task.parts(), "task {index} has no part {part}");
+        if task.bits == 0 {
+            (task.first as usize + part, Partition::WHOLE)
+        } else {
+            let value = task.from + part as u16;
+            (
+                task.first as usize,
+                Partition {
+                    bits: task.bits,
+                    value,
+                },
+            )
+        }
+    }
+
+    /// The west rows of the unit of part `part` of task `index`.
+    #[doc(hidden)]
+    pub fn west_rows(&self, index: usize, part: usize) -> u32 {
+        self.units[self.work(index, part).0]
+    }
+
+    /// The number of solutions part `part` of task `index` stands for: the task's value is
+    /// the sum over its parts.
+    pub fn run_part(&self, index: usize, part: usize) -> u128 {
+        let table = self.table();
+        let (unit, partition) = self.work(index, part);
+        let west_rows = self.units[unit];
+        self.count_here(table, west_rows, partition, None)
+    }
+
+    /// The solutions of part `part` of task `index` counted as `bits` partitions of its unit,
+    /// one after the other (0: the unit whole, however the plan partitions it). For
+    /// measurements (`examples/join_partition.rs`): the same unit joined both ways.
+    #[doc(hidden)]
+    pub fn run_unit_partitioned(&self, index: usize, part: usize, bits: u8) -> u128 {
+        let table = self.table();
+        let west_rows = self.west_rows(index, part);
+        let bits = bits.min(MAX_BITS);
+        (0..1u16 << bits)
+            .map(|value| self.count_here(table, west_rows, Partition { bits, value }, None))
+            .sum()
+    }
+
+    /// The partition of part `part` of task `index` (0 for whole units), for measurements.
+    #[doc(hidden)]
+    pub fn partition_value(&self, index: usize, part: usize) -> u32 {
+        u32::from(self.work(index, part).1.value)
+    }
+
+    /// The partition bits of the unit of task `index` (0: whole units).
+    #[doc(hidden)]
+    pub fn partition_bits(&self, index: usize) -> u8 {
+        self.tasks[index].bits
+    }
+
+    /// An estimate of task `index`'s work (at least 1): the sum of its parts' weights
+    /// ([`Plan::part_weight`]).
+    pub fn weight(&self, index: usize) -> u64 {
+        let task = &self.tasks[index];
+        let weight = if task.bits == 0 {
+            (0..self.parts(index))
+                .map(|part| self.part_weight(index, part))
+                .fold(0u64, u64::saturating_add)
+        } else {
+            let shares = Shares::new(self.unit_weight(task.first as usize), task.bits);
+            shares.sum(u32::from(task.from)..u32::from(task.to))
+        };
+        weight.max(1)
+    }
+
+    /// An estimate of the work of part `part` of task `index` (at least 1; about a nanosecond
+    /// of one core each up to n = 25, 160 to 740 times that at n = 26 to 28, which
+    /// [`Policy::for_board`] allows for): its unit's weight (`Plan::unit_size`), or a
+    /// partition's share of it (`partition::share`).
+    pub fn part_weight(&self, index: usize, part: usize) -> u64 {
+        let (unit, partition) = self.work(index, part);
+        let shares = Shares::new(self.unit_weight(unit), partition.bits);
+        shares.of(u32::from(partition.value))
+    }
+
+    /// The weight of unit `unit` (an index into `units`).
+    fn unit_weight(&self, unit: usize) -> u64 {
+        match self.weights.get(unit) {
+            Some(&weight) => weight,
+            None => self.unit_size(self.table(), self.units[unit]).1,
+        }
+    }
+
+    /// The west side of the unit on `west_rows`.
+    pub(super) fn west(&self, west_rows: u32) -> Place {
+        let h = self.shape.h;
+        Place {
+            north: View::NorthWest,
+            south: View::SouthWest,
+            first_column: 0,
+            north_rows: west_rows & ((1 << h) - 1),
+            south_rows: west_rows >> h,
+            columns: (1 << h) - 1,
+            blocked: Diagonals::default(),
+        }
+    }
+
+    /// The east side of the unit on `west_rows` under `job`'s layout.
+    pub(super) fn east(&self, west_rows: u32, job: Job) -> Place {
+        let h = self.shape.h;
+        let layout = self.layouts[job.layout as usize];
+        let rows = layout.rows ^ west_rows;
+        Place {
+            north: View::NorthEast,
+            south: View::SouthEast,
+            first_column: self.shape.far,
+            north_rows: rows & ((1 << h) - 1),
+            south_rows: rows >> h,
+            columns: layout.east,
+            blocked: layout.blocked,
+        }
+    }
+
+    pub(super) fn side<'t>(
+        &self,
+        place: Place,
+        north_table: Rows<'t>,
+        south_table: Rows<'t>,
+    ) -> Side<'t> {
+        Side {
+            shape: self.shape,
+            place,
+            north_table,
+            south_table,
+        }
+    }
+}
+
+/// The grouping depth a join plan uses when `depth` is asked for (1 for boards too small for
+/// the join engine, which it refuses elsewhere: `clamp` panicked there, its bounds crossed).
+pub fn clamp_depth(n: u32, depth: u32) -> u32 {
+    depth.clamp(1, MAX_DEPTH.min(n / 2).max(1))
+}
+
+/// The row bits (of a unit's `2h`) whose sides group units into tasks at `depth`.
+fn prefix_mask(shape: Shape, depth: u32) -> u32 {
+    let bits = (2 * depth).min(2 * shape.h);
+    ((1u64 << bits) - 1) as u32
+}
+
+/// The shallowest grouping that gives [`MOST_THREADS`] threads [`TASKS_PER_THREAD`] tasks
+/// each (eight times as many for each size past [`MORE_TASKS_FROM`], so that tasks stay small
+/// enough for a checkpoint, a sample and a cluster of thousands of ranks), or the deepest
+/// when none does. It depends on `n` alone, not on the threads, so machines with different
+/// core counts (shards, MPI ranks, a resumed checkpoint) make the same tasks; more tasks
+/// cost nothing, since a task's work is its units either way.
+pub fn auto_depth(n: u32) -> u32 {
+    let more = 8usize.saturating_pow(n.saturating_sub(MORE_TASKS_FROM));
+    let wanted = (MOST_THREADS * TASKS_PER_THREAD).saturating_mul(more);
+    let shape = Shape::new(n);
+    let units = units(shape, &layouts(shape));
+    let deepest = clamp_depth(n, MAX_DEPTH);
+    (1..=deepest)
+        .find(|&depth| {
+            let prefix = prefix_mask(shape, depth);
+            let mut prefixes: Vec<u32> = units.iter().map(|&west| west & prefix).collect();
+            prefixes.sort_unstable();
+            prefixes.dedup();
+            prefixes.len() >= wanted
+        })
+        .unwrap_or(deepest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::known;
+
+    fn count(n: u32, depth: u32, piece: usize) -> u128 {
+        let plan = Plan::new(n, depth).with_piece(piece);
+        (0..plan.len()).map(|i| plan.run(i)).sum()
+    }
+
+    #[test]
+    fn counts_match_the_table() {
+        for n in MIN_N..=12 {
+            assert_eq!(Some(count(n, 2, DEFAULT_PIECE)), known::total(n), "n = {n}");
+        }
+    }
+
+    /// Every build of the unit count (portable, AVX2, AVX-512) that this processor runs gives
+    /// the table's totals, whole and in pieces, from a whole quarter table and a halved one.
+    #[test]
+    fn every_instruction_set_build_counts_the_same() {
+        for build in Build::all() {
+            for (n, piece, halved) in [
+                (11, DEFAULT_PIECE, true),
+                (12, DEFAULT_PIECE, false),
+                (13, 64, true),
+                (14, 64, false),
+                (15, DEFAULT_PIECE, true),
+                (16, DEFAULT_PIECE, false),
+            ] {
+                let mut plan = Plan::new(n, 3).with_piece(piece);
+                plan.build = build;
+                let quarter = Quarter::build_with(plan.shape.h, halved);
+                assert!(plan.table.set(Table::Whole(quarter)).is_ok());
+                let total: u128 = (0..plan.len()).map(|i| plan.run(i)).sum();
+                let name = build.name();
+                assert_eq!(
+                    Some(total),
+                    known::total(n),
+                    "{name} n = {n} halved {halved}"
+                );
+            }
+        }
+    }
+
+    /// Tables built on demand (row set by row set, as from n = 26 on) give the table's
+    /// totals with every build, whole and in small pieces, on boards small enough to check.
+    #[test]
+    fn tables_built_on_demand_count_the_same() {
+        for build in Build::all() {
+            for (n, piece) in [(4, 64), (9, 64), (12, DEFAULT_PIECE), (15, 64), (16, 4096)] {
+                let mut plan = Plan::new(n, 3).with_piece(piece);
+                plan.build = build;
+                let row_totals = row_totals(plan.shape.h);
+                assert!(plan.table.set(Table::OnDemand { row_totals }).is_ok());
+                let total: u128 = (0..plan.len()).map(|i| plan.run(i)).sum();
+                let name = build.name();
+                assert_eq!(Some(total), known::total(n), "{name} n = {n}");
+            }
+        }
+    }
+
+    /// The automatic grouping gives [`MOST_THREADS`] threads [`TASKS_PER_THREAD`] tasks each
+    /// where the board has units enough (n = 18 has over 12,000), every unit its own task
+    /// where it has not, and the same depth gives the same tasks.
+    #[test]
+    fn every_thread_gets_many_tasks() {
+        let depth = auto_depth(18);
+        let plan = Plan::new(18, depth);
+        assert!(
+            plan.len() >= MOST_THREADS * TASKS_PER_THREAD,
+            "{}",
+            plan.len()
+        );
+        assert_eq!(plan.tasks, Plan::new(18, depth).tasks);
+        assert_eq!(auto_depth(16), 8);
+        // Deeper groupings split tasks, never merge them: depth 8 is one unit per task here.
+        let lens: Vec<usize> = (1..=8).map(|d| Plan::new(16, d).len()).collect();
+        assert!(lens.windows(2).all(|w| w[0] <= w[1]), "{lens:?}");
+        assert_eq!(lens[7], Plan::new(16, 8).units.len());
+    }
+
+    #[test]
+    fn small_pieces_give_the_same_counts() {
+        for n in [8, 11, 12] {
+            assert_eq!(Some(count(n, 1, 64)), known::total(n), "n = {n}");
+        }
+    }
+}
