@@ -220,7 +220,11 @@ impl Journal {
             if records.is_empty() && !some.is_empty() {
                 // As many records as the first block's length per record makes of the
                 // file: a list grown by doubling copies itself, gigabytes at n = 28.
-                let left = self.file.metadata().map_or(0, |m| m.len()).saturating_sub(offset);
+                let left = self
+                    .file
+                    .metadata()
+                    .map_or(0, |m| m.len())
+                    .saturating_sub(offset);
                 records.reserve(usize::try_from(left / (whole / some.len()) as u64).unwrap_or(0));
             }
             records.append(&mut some);
