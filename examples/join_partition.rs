@@ -23,6 +23,10 @@
 //! timed by its thread's processor time: its unit's pairs of quarter entries, its partition
 //! bits and the bits set, its weight and seconds.
 //!
+//! `join_partition largest N TASKS`: the engine's `TASKS` heaviest tasks, each run whole
+//! and timed by its thread's processor time, against the time its weight is capped at
+//! ([`nqueens::join::TASK_NANOS`]): whether the weights keep tasks within minutes.
+//!
 //! `join_partition parts N UNITS`: the same units joined the engine's way (its partition
 //! bits), each partition timed against its weight: time / weight per partition.
 
@@ -31,7 +35,7 @@ use std::time::Instant;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED"
+        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | largest N TASKS"
     );
     std::process::exit(2);
 }
@@ -46,6 +50,7 @@ fn main() {
         (Some("plan"), [n]) => plan(*n as u32),
         (Some("fit"), [n, units]) => fit(*n as u32, *units),
         (Some("sample"), [n, parts, seed]) => sample(*n as u32, *parts, *seed as u64),
+        (Some("largest"), [n, tasks]) => largest(*n as u32, *tasks),
         _ => usage(),
     }
 }
@@ -257,5 +262,30 @@ fn sample(n: u32, parts: usize, seed: u64) {
         let ones = plan.partition_value(i, part).count_ones();
         let weight = plan.part_weight(i, part);
         println!("{n}\t{i}\t{part}\t{bits}\t{ones}\t{w}\t{e}\t{weight}\t{secs:.3}");
+    }
+}
+
+fn largest(n: u32, tasks: usize) {
+    let start = Instant::now();
+    let plan = Plan::new(n, 14);
+    let cap = nqueens::join::Policy::for_board(n).map_or(u64::MAX, |p| p.task_cap);
+    let mut order: Vec<usize> = (0..plan.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(plan.weight(i)));
+    println!(
+        "n = {n}: {} tasks, plan {:.1} s; cap {cap} ({} s)",
+        plan.len(),
+        start.elapsed().as_secs_f64(),
+        nqueens::join::TASK_NANOS / 1_000_000_000
+    );
+    println!("n\ttask\tbits\tparts\tweight\tcapped_seconds\tseconds");
+    let cap_seconds = nqueens::join::TASK_NANOS as f64 * 1e-9;
+    for &i in order.iter().take(tasks) {
+        let weight = plan.weight(i);
+        let start = thread_seconds();
+        std::hint::black_box(plan.run(i));
+        let secs = thread_seconds() - start;
+        let capped = weight as f64 / cap as f64 * cap_seconds;
+        let (bits, parts) = (plan.partition_bits(i), plan.parts(i));
+        println!("{n}\t{i}\t{bits}\t{parts}\t{weight}\t{capped:.1}\t{secs:.1}");
     }
 }
