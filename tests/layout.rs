@@ -20,7 +20,7 @@ const LAYERS: &[&[&str]] = &[
     &["explore"],
 ];
 
-/// Every `.rs` file of the library (the binary's `main.rs` and `cli/` left out), as its module
+/// Every `.rs` file of the library (the binary's `main.rs`, `cli/` and `serve/` left out), as its module
 /// path (`run::counter`, `search`, `lib`) and its text up to its unit tests.
 fn library_modules() -> BTreeMap<String, String> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -43,7 +43,7 @@ fn library_modules() -> BTreeMap<String, String> {
             .components()
             .map(|c| c.as_os_str().to_string_lossy().into_owned())
             .collect();
-        if parts[0] == "cli" || parts == ["main"] {
+        if parts[0] == "cli" || parts[0] == "serve" || parts == ["main"] {
             continue;
         }
         if parts.last().is_some_and(|p| p == "mod") {

@@ -13,8 +13,8 @@ mod jobs;
 mod params;
 mod streams;
 
-use super::config::ServeConfig;
-use super::exit::ExitCode;
+use crate::cli::config::ServeConfig;
+use crate::cli::exit::ExitCode;
 use crate::cli::stderr::say;
 use anyhow::{Context, Result};
 use axum::Router;
@@ -101,7 +101,7 @@ async fn serve(config: &ServeConfig) -> Result<Instant> {
     let (stop, stopping) = tokio::sync::watch::channel(false);
     {
         let jobs = state.jobs.clone();
-        super::interrupt::on_interrupt(Box::new(move || {
+        crate::cli::interrupt::on_interrupt(Box::new(move || {
             jobs.cancel_all();
             let _ = stop.send(true);
         }));
