@@ -10,6 +10,7 @@
 mod api;
 mod conn;
 mod jobs;
+mod limits;
 mod params;
 mod streams;
 
@@ -32,8 +33,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::OnceCell;
 
-/// The largest board the page handles: the engines' limit.
-const MAX_N: u32 = nqueens::MAX_N;
 /// How long open streams get to end after Ctrl-C before the server stops anyway; the whole
 /// stop, blocking jobs included, takes about this long at most.
 const GRACE: Duration = Duration::from_millis(500);
@@ -41,7 +40,7 @@ const GRACE: Duration = Duration::from_millis(500);
 /// What every request handler shares.
 pub struct ServerState {
     jobs: Arc<Jobs>,
-    /// The index of each board up to [`api::MAX_INDEX_N`], built on first use.
+    /// The index of each board up to [`limits::MAX_INDEX_N`], built on first use.
     indexes: Vec<OnceCell<Arc<Index>>>,
 }
 
@@ -93,7 +92,7 @@ async fn serve(config: &ServeConfig) -> Result<Instant> {
         .context("cannot read the bound address")?;
     let state = Arc::new(ServerState {
         jobs: Jobs::new(),
-        indexes: (1..=api::MAX_INDEX_N).map(|_| OnceCell::new()).collect(),
+        indexes: (1..=limits::MAX_INDEX_N).map(|_| OnceCell::new()).collect(),
     });
     // A watch, not a `Notify`: every connection and the accept loop must hear the stop.
     // Set before the address is printed: a script that reads it and sends SIGINT at once
