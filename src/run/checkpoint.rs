@@ -173,44 +173,7 @@ impl Journal {
                 "not a checkpoint journal (no complete header line)".into(),
             ));
         };
-        let header = &text[..header_end];
-        if header.starts_with(MAGIC_V1) {
-            return Err(fail(
-                "a journal of nqueens 0.1.0, which named engines and numbered the join \
-                 engine's tasks otherwise: finish that run with 0.1.0, or delete the file to \
-                 start over"
-                    .into(),
-            ));
-        }
-        let Some(rest) = header.strip_prefix(MAGIC) else {
-            return Err(fail("not a checkpoint journal of this program".into()));
-        };
-        let (fields, check) = rest
-            .trim()
-            .rsplit_once(" check=")
-            .ok_or_else(|| fail("damaged header".into()))?;
-        if format!("{:016x}", fnv1a(fields)) != check {
-            return Err(fail("damaged header (checksum mismatch)".into()));
-        }
-        let version = |fields: &str| {
-            let field = fields.split(' ').find(|f| f.starts_with("version="));
-            field.map(|f| f["version=".len()..].to_string())
-        };
-        if let Some(theirs) = version(fields)
-            && version(&self.identity).is_some_and(|ours| ours != theirs)
-        {
-            return Err(fail(format!(
-                "a journal of nqueens {theirs}, whose tasks may be numbered otherwise (this is \
-                 {}): finish that run with nqueens {theirs}, or delete the file to start over",
-                env!("CARGO_PKG_VERSION")
-            )));
-        }
-        if fields != self.identity {
-            return Err(fail(format!(
-                "it belongs to another run ({fields}); this run is {}: use another file, or delete it to start over",
-                self.identity
-            )));
-        }
+        self.check_header(&text[..header_end])?;
         // Read into a list, sorted and checked once, then made a map in one pass: a journal
         // of n = 28 holds tens of millions of records.
         let mut records = Vec::new();
@@ -251,6 +214,50 @@ impl Journal {
             )));
         }
         Ok(records.into_iter().collect())
+    }
+
+    /// Refuses a journal `header` that is not this run's: not a journal, a damaged one, one
+    /// of another version of the program, or one of another run.
+    fn check_header(&self, header: &str) -> Result<(), Error> {
+        let fail = |what: String| Error::Checkpoint(format!("{}: {what}", self.path.display()));
+        if header.starts_with(MAGIC_V1) {
+            return Err(fail(
+                "a journal of nqueens 0.1.0, which named engines and numbered the join \
+                 engine's tasks otherwise: finish that run with 0.1.0, or delete the file to \
+                 start over"
+                    .into(),
+            ));
+        }
+        let Some(rest) = header.strip_prefix(MAGIC) else {
+            return Err(fail("not a checkpoint journal of this program".into()));
+        };
+        let (fields, check) = rest
+            .trim()
+            .rsplit_once(" check=")
+            .ok_or_else(|| fail("damaged header".into()))?;
+        if format!("{:016x}", fnv1a(fields)) != check {
+            return Err(fail("damaged header (checksum mismatch)".into()));
+        }
+        let version = |fields: &str| {
+            let field = fields.split(' ').find(|f| f.starts_with("version="));
+            field.map(|f| f["version=".len()..].to_string())
+        };
+        if let Some(theirs) = version(fields)
+            && version(&self.identity).is_some_and(|ours| ours != theirs)
+        {
+            return Err(fail(format!(
+                "a journal of nqueens {theirs}, whose tasks may be numbered otherwise (this is \
+                 {}): finish that run with nqueens {theirs}, or delete the file to start over",
+                env!("CARGO_PKG_VERSION")
+            )));
+        }
+        if fields != self.identity {
+            return Err(fail(format!(
+                "it belongs to another run ({fields}); this run is {}: use another file, or delete it to start over",
+                self.identity
+            )));
+        }
+        Ok(())
     }
 
     /// Records that task `id` finished with `value`: written at once, synced to disk when the
