@@ -1,7 +1,9 @@
-//! The `nqueens` binary: parse the command line, validate it into a configuration, run it,
-//! and turn the outcome into an exit code.
+//! The `nqueens` binary: parse the command line, validate it into a configuration, run it (a
+//! subcommand of `cli/`, or the page's server of `serve/`), and turn the outcome into an exit
+//! code.
 
 mod cli;
+mod serve;
 
 use clap::Parser;
 use clap::error::ErrorKind;
@@ -41,7 +43,7 @@ fn main() -> std::process::ExitCode {
         Config::GpuInfo => Ok(ExitCode::Usage),
         Config::Completions(shell) => cli::completions::completions(*shell),
         Config::Man => cli::completions::man(),
-        Config::Serve(config) => cli::serve::run(config),
+        Config::Serve(config) => serve::run(config),
     };
     match outcome {
         Ok(code) => code.into(),

@@ -256,46 +256,7 @@ impl CountConfig {
     /// Checks `args` and builds the configuration, or says in one line what is wrong.
     fn from_args(args: &CountArgs) -> Result<CountConfig, String> {
         let sizes = args.size.range.clone();
-        if args.mpi && cfg!(not(feature = "mpi")) {
-            return Err(
-                "this build has no MPI support: build one with `cargo build --release \
-                        --features mpi` (it needs an MPI library and libclang)"
-                    .into(),
-            );
-        }
-        let single = !args.size.is_range;
-        for (flag, given) in [
-            ("--checkpoint", args.checkpoint.is_some()),
-            ("--shard", args.shard.is_some()),
-            ("--subtotals", args.subtotals.is_some()),
-            ("--mpi", args.mpi),
-        ] {
-            if given && !single {
-                return Err(format!("{flag} works on one board size, not a range"));
-            }
-        }
-        if args.unique && args.shard.is_some() {
-            // The unique count comes from the whole total (Burnside), which no shard has.
-            return Err(
-                "--unique does not go with --shard: a shard counts part of the total, \
-                        and the unique solutions follow from the whole of it; count them with \
-                        --unique without --shard"
-                    .into(),
-            );
-        }
-        for (flag, given) in [
-            ("--checkpoint", args.checkpoint.is_some()),
-            ("--shard", args.shard.is_some()),
-            ("--subtotals", args.subtotals.is_some()),
-            ("--mpi", args.mpi),
-            ("--unique", args.unique),
-        ] {
-            if given && args.estimate {
-                return Err(format!(
-                    "--estimate predicts a count without making it: it does not go with {flag}"
-                ));
-            }
-        }
+        refuse_clashing_count_flags(args)?;
         if let Some(path) = &args.checkpoint {
             must_be_regular(path, "a checkpoint journal")?;
         }
@@ -303,36 +264,7 @@ impl CountConfig {
             ("--checkpoint", args.checkpoint.as_deref()),
             ("--subtotals", args.subtotals.as_deref()),
         ])?;
-        if (args.engine == EngineArg::Gpu || args.gpu_adapter.is_some()) && !cfg!(feature = "gpu") {
-            return Err(nqueens::NO_GPU_SUPPORT.into());
-        }
-        // A symmetry is a setting of the search: asking for one asks for the search.
-        let symmetry = args.symmetry.map(|s| match s {
-            SymmetryArg::Full => Symmetry::Full,
-            SymmetryArg::Mirror => Symmetry::Mirror,
-        });
-        let engine = match (args.engine, symmetry) {
-            (EngineArg::Join, Some(_)) => {
-                return Err(
-                    "--symmetry sets the search's symmetry: it does not go with --engine join"
-                        .into(),
-                );
-            }
-            (EngineArg::Gpu, symmetry) => Engine::Gpu(symmetry.unwrap_or_default()),
-            (EngineArg::Auto | EngineArg::Search, Some(symmetry)) => Engine::Search(symmetry),
-            (EngineArg::Search, None) => Engine::SEARCH,
-            (EngineArg::Auto, None) => Engine::Auto,
-            (EngineArg::Join, None) => Engine::Join,
-        };
-        if args.gpu_adapter.is_some() && !matches!(engine, Engine::Gpu(_) | Engine::Auto) {
-            return Err("--gpu-adapter goes with --engine gpu, or auto without --symmetry".into());
-        }
-        // Refused before anything is counted, for every size of a range.
-        for n in sizes.clone() {
-            engine
-                .settle(n)
-                .map_err(|e| format!("{e}: use --engine search or auto"))?;
-        }
+        let engine = count_engine(args)?;
         let style = if args.json {
             OutputStyle::Json
         } else if args.size.is_range {
@@ -363,6 +295,89 @@ impl CountConfig {
             estimate: args.estimate,
         })
     }
+}
+
+/// Refuses the `count` flags this build lacks (`--mpi`) and those that do not go together:
+/// the flags of one board size on a range, `--unique` on a shard, and what `--estimate` does
+/// not make.
+fn refuse_clashing_count_flags(args: &CountArgs) -> Result<(), String> {
+    if args.mpi && cfg!(not(feature = "mpi")) {
+        return Err(
+            "this build has no MPI support: build one with `cargo build --release \
+                    --features mpi` (it needs an MPI library and libclang)"
+                .into(),
+        );
+    }
+    let single = !args.size.is_range;
+    for (flag, given) in [
+        ("--checkpoint", args.checkpoint.is_some()),
+        ("--shard", args.shard.is_some()),
+        ("--subtotals", args.subtotals.is_some()),
+        ("--mpi", args.mpi),
+    ] {
+        if given && !single {
+            return Err(format!("{flag} works on one board size, not a range"));
+        }
+    }
+    if args.unique && args.shard.is_some() {
+        // The unique count comes from the whole total (Burnside), which no shard has.
+        return Err(
+            "--unique does not go with --shard: a shard counts part of the total, \
+                    and the unique solutions follow from the whole of it; count them with \
+                    --unique without --shard"
+                .into(),
+        );
+    }
+    for (flag, given) in [
+        ("--checkpoint", args.checkpoint.is_some()),
+        ("--shard", args.shard.is_some()),
+        ("--subtotals", args.subtotals.is_some()),
+        ("--mpi", args.mpi),
+        ("--unique", args.unique),
+    ] {
+        if given && args.estimate {
+            return Err(format!(
+                "--estimate predicts a count without making it: it does not go with {flag}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The engine `--engine` and `--symmetry` ask for, or why not: this build lacks it, the flags
+/// clash, or it cannot count one of the sizes (refused before anything is counted, for every
+/// size of a range).
+fn count_engine(args: &CountArgs) -> Result<Engine, String> {
+    if (args.engine == EngineArg::Gpu || args.gpu_adapter.is_some()) && !cfg!(feature = "gpu") {
+        return Err(nqueens::NO_GPU_SUPPORT.into());
+    }
+    // A symmetry is a setting of the search: asking for one asks for the search.
+    let symmetry = args.symmetry.map(|s| match s {
+        SymmetryArg::Full => Symmetry::Full,
+        SymmetryArg::Mirror => Symmetry::Mirror,
+    });
+    let engine = match (args.engine, symmetry) {
+        (EngineArg::Join, Some(_)) => {
+            return Err(
+                "--symmetry sets the search's symmetry: it does not go with --engine join".into(),
+            );
+        }
+        (EngineArg::Gpu, symmetry) => Engine::Gpu(symmetry.unwrap_or_default()),
+        (EngineArg::Auto | EngineArg::Search, Some(symmetry)) => Engine::Search(symmetry),
+        (EngineArg::Search, None) => Engine::SEARCH,
+        (EngineArg::Auto, None) => Engine::Auto,
+        (EngineArg::Join, None) => Engine::Join,
+    };
+    if args.gpu_adapter.is_some() && !matches!(engine, Engine::Gpu(_) | Engine::Auto) {
+        return Err("--gpu-adapter goes with --engine gpu, or auto without --symmetry".into());
+    }
+    // Refused before anything is counted, for every size of a range.
+    for n in args.size.range.clone() {
+        engine
+            .settle(n)
+            .map_err(|e| format!("{e}: use --engine search or auto"))?;
+    }
+    Ok(engine)
 }
 
 /// Refuses a path that exists but is not a regular file (after links), for a file that must

@@ -11,7 +11,7 @@ use super::stderr::say;
 use anyhow::{Result, bail};
 use nqueens::checkpoint::{self, Checkpoint};
 use nqueens::shard::ShardResult;
-use nqueens::{Counter, Engine, Job, Plan, Progress};
+use nqueens::{Counter, Engine, Estimate, Job, Plan, Progress};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Instant;
@@ -46,32 +46,15 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
             say!("error: --shard: {}", job.too_many_shards(shards));
             return Ok(ExitCode::Usage);
         }
-        if let Some(depth) = config.split_depth.filter(|&d| d != job.split_depth)
-            && !config.quiet
-        {
-            // Said, never done silently; `--json`'s split_depth is the real one.
-            say!(
-                "note: --split-depth {depth} {}: it splits at depth {}",
-                depth_changed(&job, depth),
-                job.split_depth
-            );
-        }
         if !config.quiet {
-            say_memory_fallback(config, &job, n, fixed);
+            say_job_notes(config, &job, n, fixed);
         }
         // The sizes of the tasks: what the ETA follows, what shards are dealt by, and what
         // lets the largest tasks start first.
         job.estimate_weights()?;
         if config.estimate {
             let setup = started.elapsed();
-            // Each part timed by its thread's processor time where there is one: other work
-            // on the machine then barely changes the figure.
-            let estimate = if memory::thread_cpu_time().is_some() {
-                let clock = || memory::thread_cpu_time().unwrap_or_default();
-                job.estimate_with_clock(ESTIMATE_BUDGET, &clock)?
-            } else {
-                job.estimate(ESTIMATE_BUDGET)?
-            };
+            let estimate = sample(&mut job)?;
             bar.finish();
             super::report::estimate(&mut out, config.style, &job, &estimate, setup)?;
             continue;
@@ -82,42 +65,95 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
             say!("warning: {error}; the CPU counted instead");
         }
         if let Some((index, shards)) = config.shard {
-            let units = ran.values.values().sum();
-            let ids = ran.values.keys().copied().collect();
-            let result = ShardResult::new(&job, index, shards, ids, units);
-            serde_json::to_writer(&mut out, &result)?;
-            writeln!(out)?;
-            out.flush()?;
-            let kept = not_kept(&ran.not_kept);
-            if code == ExitCode::Success {
-                code = kept;
-            }
-            continue;
-        }
-        let count = counter.finish(&job, ran.values.values().sum());
-        let row = Row::of_count(&count, started.elapsed(), ran.ranks);
-        reporter.row(&mut out, &row)?;
-        if let (Some(ranks), None) = (row.ranks(), config.shard)
-            && config.style == super::config::OutputStyle::Plain
-        {
-            match ranks {
-                1 => say!("1 MPI rank took part (rank 0 counting every task)"),
-                _ => say!("{ranks} MPI ranks took part (rank 0 dealing out the tasks)"),
-            }
-        }
-        if let Some(message) = row.mismatch() {
-            say!("error: {message}");
+            write_shard(&mut out, &job, index, shards, &ran)?;
+        } else if !write_count(&mut out, config, &reporter, &counter, &job, &ran, started)? {
             code = ExitCode::Failure;
         }
         // Said once the result is out, so a full disk never costs the count itself.
         // A wrong count outranks a lost file.
-        out.flush()?;
         let kept = not_kept(&ran.not_kept);
         if code == ExitCode::Success {
             code = kept;
         }
     }
     Ok(code)
+}
+
+/// Says what the job does otherwise than asked: another split depth than `--split-depth`,
+/// another engine than the join engine under `--max-memory`.
+fn say_job_notes(config: &CountConfig, job: &Job, n: u32, fixed: u64) {
+    if let Some(depth) = config.split_depth.filter(|&d| d != job.split_depth) {
+        // Said, never done silently; `--json`'s split_depth is the real one.
+        say!(
+            "note: --split-depth {depth} {}: it splits at depth {}",
+            depth_changed(job, depth),
+            job.split_depth
+        );
+    }
+    say_memory_fallback(config, job, n, fixed);
+}
+
+/// `--estimate`'s prediction of the job's cost, from a sample of its parts within
+/// [`ESTIMATE_BUDGET`].
+fn sample(job: &mut Job) -> Result<Estimate> {
+    // Each part timed by its thread's processor time where there is one: other work on the
+    // machine then barely changes the figure.
+    Ok(if memory::thread_cpu_time().is_some() {
+        let clock = || memory::thread_cpu_time().unwrap_or_default();
+        job.estimate_with_clock(ESTIMATE_BUDGET, &clock)?
+    } else {
+        job.estimate(ESTIMATE_BUDGET)?
+    })
+}
+
+/// Writes the shard result of a `--shard` run (one JSON line), for `merge`.
+fn write_shard(
+    out: &mut impl Write,
+    job: &Job,
+    index: usize,
+    shards: usize,
+    ran: &Ran,
+) -> Result<()> {
+    let units = ran.values.values().sum();
+    let ids = ran.values.keys().copied().collect();
+    let result = ShardResult::new(job, index, shards, ids, units);
+    serde_json::to_writer(&mut *out, &result)?;
+    writeln!(out)?;
+    out.flush()?;
+    Ok(())
+}
+
+/// Writes the count of a whole run as `config` asks, says how many MPI ranks took part, and
+/// whether it disagrees with the known count: false if it does.
+fn write_count(
+    out: &mut impl Write,
+    config: &CountConfig,
+    reporter: &Reporter,
+    counter: &Counter,
+    job: &Job,
+    ran: &Ran,
+    started: Instant,
+) -> Result<bool> {
+    let count = counter.finish(job, ran.values.values().sum());
+    let row = Row::of_count(&count, started.elapsed(), ran.ranks);
+    reporter.row(out, &row)?;
+    if let (Some(ranks), None) = (row.ranks(), config.shard)
+        && config.style == super::config::OutputStyle::Plain
+    {
+        match ranks {
+            1 => say!("1 MPI rank took part (rank 0 counting every task)"),
+            _ => say!("{ranks} MPI ranks took part (rank 0 dealing out the tasks)"),
+        }
+    }
+    let agrees = match row.mismatch() {
+        Some(message) => {
+            say!("error: {message}");
+            false
+        }
+        None => true,
+    };
+    out.flush()?;
+    Ok(agrees)
 }
 
 /// Says each file a run could not keep; the exit code for them ([`ExitCode::NotKept`]), or

@@ -14,7 +14,6 @@ pub mod merge;
 pub mod output;
 pub mod progress;
 pub mod report;
-pub mod serve;
 pub mod solve;
 pub mod stderr;
 pub mod values;

@@ -126,41 +126,15 @@ impl Job {
         loop {
             seed = splitmix(seed);
             let picks = line.pick(points, seed);
-            // Run in a shuffled order, so that a round the budget cuts short is a random
-            // part of its points, not the heaviest tasks' alone.
-            let order = shuffled(picks.len(), seed);
-            let plan = &self.plan;
-            let times = driver::run(
+            let (round, complete) = time_round(
+                &self.plan,
                 self.threads,
-                picks.len(),
-                |k| {
-                    if started.elapsed() > budget {
-                        return u128::MAX;
-                    }
-                    let i = order[k];
-                    let (task, part, _) = picks[i];
-                    let draw = splitmix(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-                    plan.task_time_part(task, part, draw, clock)
-                        .as_nanos()
-                        .min(u128::MAX - 1)
-                },
-                |_, _| {},
+                &picks,
+                seed,
+                started,
+                budget,
+                clock,
             )?;
-            // Back in the order of the points along the line.
-            let mut by_point = vec![0; picks.len()];
-            for (&i, &nanos) in order.iter().zip(&times) {
-                by_point[i] = nanos;
-            }
-            let round: Vec<Timed> = picks
-                .iter()
-                .zip(&by_point)
-                .filter(|&(_, &nanos)| nanos != u128::MAX)
-                .map(|(&(_, _, weight), &nanos)| Timed {
-                    weight,
-                    seconds: nanos as f64 * 1e-9,
-                })
-                .collect();
-            let complete = round.len() == picks.len();
             if !round.is_empty() {
                 rounds.push(round);
             }
@@ -200,6 +174,55 @@ impl Job {
             rate_spread: if most > least { most / least } else { 1.0 },
         })
     }
+}
+
+/// Times one round of parts, `picks` (task, part, weight), on `threads` threads, each part
+/// by `clock`: the parts are run in an order shuffled by `seed`, so that a round the budget
+/// cuts short is a random part of its points, not the heaviest tasks' alone, and a part not
+/// started within `budget` of `started` is left out. Returns the parts timed, in the order
+/// of `picks`, and whether that is all of them.
+fn time_round(
+    plan: &Plan,
+    threads: usize,
+    picks: &[(usize, usize, u64)],
+    seed: u64,
+    started: Instant,
+    budget: Duration,
+    clock: &(dyn Fn() -> Duration + Sync),
+) -> Result<(Vec<Timed>, bool), Error> {
+    let order = shuffled(picks.len(), seed);
+    let times = driver::run(
+        threads,
+        picks.len(),
+        |k| {
+            if started.elapsed() > budget {
+                return u128::MAX;
+            }
+            let i = order[k];
+            let (task, part, _) = picks[i];
+            let draw = splitmix(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+            plan.task_time_part(task, part, draw, clock)
+                .as_nanos()
+                .min(u128::MAX - 1)
+        },
+        |_, _| {},
+    )?;
+    // Back in the order of the points along the line.
+    let mut by_point = vec![0; picks.len()];
+    for (&i, &nanos) in order.iter().zip(&times) {
+        by_point[i] = nanos;
+    }
+    let round: Vec<Timed> = picks
+        .iter()
+        .zip(&by_point)
+        .filter(|&(_, &nanos)| nanos != u128::MAX)
+        .map(|(&(_, _, weight), &nanos)| Timed {
+            weight,
+            seconds: nanos as f64 * 1e-9,
+        })
+        .collect();
+    let complete = round.len() == picks.len();
+    Ok((round, complete))
 }
 
 /// The tasks in decreasing order of weight, end to end.

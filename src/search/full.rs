@@ -271,14 +271,19 @@ fn walk_from(
     true
 }
 
-/// One task per case, before any deeper split.
+/// One task per case, before any deeper split: the corner tasks, then the side tasks. Set-up
+/// code, run once per plan, never inside a search.
 fn cases(n: u32) -> Vec<FullTask> {
-    let last = n - 1;
-    let all = u32::MAX >> (32 - n);
-    let (left_side, right_side) = (1u32, 1u32 << last);
-    let mut out = Vec::new();
+    let mut out = corner_cases(n);
+    out.extend(side_cases(n));
+    out
+}
 
-    // Corner: the queen of row 1 in column `second`; the column-1 queen below row `second`.
+/// The corner tasks (`B = 0`): the queen of row 1 in column `second`, the column-1 queen
+/// below row `second`.
+fn corner_cases(n: u32) -> Vec<FullTask> {
+    let last = n - 1;
+    let mut out = Vec::new();
     let corner = Subboard::empty(n).place(1);
     for second in 2..last {
         let bit = 1u32 << second;
@@ -303,8 +308,14 @@ fn cases(n: u32) -> Vec<FullTask> {
             }),
         });
     }
+    out
+}
 
-    // Side: the top queen in column b, every other border queen at least b from a corner.
+/// The side tasks (`1 <= B < n-1-B`): the top queen in column b, every other border queen at
+/// least b from a corner; by `B`, then what row `B` and row `n-1-B` hold.
+fn side_cases(n: u32) -> Vec<FullTask> {
+    let last = n - 1;
+    let mut out = Vec::new();
     for b in 1..=(n - 2) / 2 {
         let far_row = last - b;
         let far_in_closed_form = far_row + FINISH_ROWS > last;
@@ -319,29 +330,6 @@ fn cases(n: u32) -> Vec<FullTask> {
                 if near != SideQueen::Neither && near == far {
                     continue; // one queen per column
                 }
-                let only = |side: SideQueen| match side {
-                    SideQueen::Neither => left_side | right_side,
-                    SideQueen::Left => all & !left_side,
-                    SideQueen::Right => all & !right_side,
-                    SideQueen::Open => 0,
-                };
-                let rows: Vec<u32> = (1..n)
-                    .map(|row| {
-                        if row == b {
-                            only(near)
-                        } else if row == far_row {
-                            only(far)
-                        } else if row == last {
-                            // The bottom queen at least b from both corners.
-                            let near_corners = (1u32 << b) - 1;
-                            near_corners | (near_corners << (last - b + 1))
-                        } else if row < b || row > far_row {
-                            left_side | right_side
-                        } else {
-                            0
-                        }
-                    })
-                    .collect();
                 let fixed_ties = [near, far]
                     .iter()
                     .filter(|&&s| s == SideQueen::Left || s == SideQueen::Right)
@@ -356,7 +344,7 @@ fn cases(n: u32) -> Vec<FullTask> {
                     prefix: vec![b as u8],
                     board: Subboard::empty(n).place(1 << b),
                     rules: Arc::new(Weighted {
-                        blocks: RowBlocks::new(&rows),
+                        blocks: RowBlocks::new(&side_blocks(n, b, near, far)),
                         units: [24 / m, 24 / (m + 1), 24 / (m + 2).min(4)],
                         bottom_ties: [b, far_row],
                         side_row: far_in_closed_form.then(|| far_row - (last - (FINISH_ROWS - 1))),
@@ -367,6 +355,39 @@ fn cases(n: u32) -> Vec<FullTask> {
         }
     }
     out
+}
+
+/// The blocked columns of rows 1 to n-1 of the side task with top queen in column `b`: rows
+/// `b` and `n-1-b` as `near` and `far` fix them, the side columns in the rows nearer than `b`
+/// to a corner, the bottom row's columns nearer than `b` to a corner.
+fn side_blocks(n: u32, b: u32, near: SideQueen, far: SideQueen) -> Vec<u32> {
+    let last = n - 1;
+    let far_row = last - b;
+    let all = u32::MAX >> (32 - n);
+    let (left_side, right_side) = (1u32, 1u32 << last);
+    let only = |side: SideQueen| match side {
+        SideQueen::Neither => left_side | right_side,
+        SideQueen::Left => all & !left_side,
+        SideQueen::Right => all & !right_side,
+        SideQueen::Open => 0,
+    };
+    (1..n)
+        .map(|row| {
+            if row == b {
+                only(near)
+            } else if row == far_row {
+                only(far)
+            } else if row == last {
+                // The bottom queen at least b from both corners.
+                let near_corners = (1u32 << b) - 1;
+                near_corners | (near_corners << (last - b + 1))
+            } else if row < b || row > far_row {
+                left_side | right_side
+            } else {
+                0
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

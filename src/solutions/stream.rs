@@ -89,22 +89,7 @@ pub fn solve(
     let mirrored = options.order == Order::Unordered;
     let depth = choose_depth(n, threads, mirrored);
     let writer = format.writer();
-    // The SVG header needs the number of boards; the others need nothing ahead.
-    let expected = match (format, options.limit, known::total(n)) {
-        (Format::Svg, limit, Some(total)) => {
-            let total = u64::try_from(total).unwrap_or(u64::MAX);
-            limit.map_or(total, |l| l.min(total))
-        }
-        (Format::Svg, Some(limit), None) => limit,
-        (Format::Svg, None, None) => {
-            let total = crate::run::counter::Counter::new()
-                .threads(threads)
-                .count(n)?
-                .solutions;
-            u64::try_from(total).unwrap_or(u64::MAX)
-        }
-        (_, limit, _) => limit.unwrap_or(0),
-    };
+    let expected = expected_solutions(n, format, options.limit, threads)?;
     let stop = AtomicBool::new(false);
     // Tasks are taken in order; each gets a channel of blocks, handed to the writer in the
     // same order. Bounded channels keep memory bounded: a worker ahead of the writer waits.
@@ -158,6 +143,32 @@ pub fn solve(
             solutions: sink.written,
             output_closed: closed,
         })
+    })
+}
+
+/// The number of solutions the writer's header announces, as `Writer::begin` takes it. The
+/// SVG header needs the number of boards: the known total, else a count made first, cut at
+/// `limit`; the others need nothing ahead and get the limit, or 0.
+fn expected_solutions(
+    n: u32,
+    format: Format,
+    limit: Option<u64>,
+    threads: usize,
+) -> Result<u64, Error> {
+    Ok(match (format, limit, known::total(n)) {
+        (Format::Svg, limit, Some(total)) => {
+            let total = u64::try_from(total).unwrap_or(u64::MAX);
+            limit.map_or(total, |l| l.min(total))
+        }
+        (Format::Svg, Some(limit), None) => limit,
+        (Format::Svg, None, None) => {
+            let total = crate::run::counter::Counter::new()
+                .threads(threads)
+                .count(n)?
+                .solutions;
+            u64::try_from(total).unwrap_or(u64::MAX)
+        }
+        (_, limit, _) => limit.unwrap_or(0),
     })
 }
 

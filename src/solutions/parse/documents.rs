@@ -135,10 +135,6 @@ impl<R: BufRead> Reader<R> {
         let limit = line_limit(Format::Svg);
         loop {
             let line = self.input.line();
-            let fail = |place: Place, message: &str| ParseError {
-                place,
-                message: message.to_string(),
-            };
             let Some(piece) = self.input.next_tag(limit, &self.too_long)? else {
                 return match self.stage {
                     Stage::Start => Err(fail(Place::Line(line), "not an SVG document")),
@@ -174,21 +170,7 @@ impl<R: BufRead> Reader<R> {
                 }
             } else if tag.starts_with("<g class=\"board\"") {
                 self.boards += 1;
-                let place = Place::Board(self.boards);
-                let most = max_n(Format::Svg);
-                let n: usize = attribute(tag, "data-n")
-                    .and_then(|v| v.parse().ok())
-                    .ok_or_else(|| fail(place, "a board without its size (data-n)"))?;
-                if n > most {
-                    return Err(fail(
-                        place,
-                        &format!("a board of n = {n}: SVG boards are read up to n = {most}"),
-                    ));
-                }
-                let opened = SvgBoard {
-                    place,
-                    rows: vec![(0, 0); n],
-                };
+                let opened = SvgBoard::open(tag, Place::Board(self.boards))?;
                 // A board opened before this one closed ends here.
                 if let Some(previous) = self.svg.replace(opened) {
                     return Ok(Some(previous.item()));
@@ -198,28 +180,55 @@ impl<R: BufRead> Reader<R> {
                     return Ok(Some(board.item()));
                 }
             } else if let (Some(board), true) = (&mut self.svg, tag.starts_with("<use ")) {
-                let place = board.place;
-                let coordinate = |name| {
-                    attribute(tag, name)
-                        .and_then(|v| v.parse::<u64>().ok())
-                        .ok_or_else(|| fail(place, "a queen without coordinates"))
-                };
-                let (x, y) = (coordinate("x")?, coordinate("y")?);
-                let (column, row) = (x / SVG_SQUARE, y / SVG_SQUARE);
-                if row >= board.rows.len() as u64 || x % SVG_SQUARE != 0 || y % SVG_SQUARE != 0 {
-                    return Err(fail(place, "a queen off the squares of the board"));
-                }
-                let slot = &mut board.rows[row as usize];
-                if slot.1 == 0 {
-                    slot.0 = u32::try_from(column).unwrap_or(u32::MAX);
-                }
-                slot.1 = slot.1.saturating_add(1);
+                board.add_queen(tag)?;
             }
         }
     }
 }
 
 impl SvgBoard {
+    /// The board that the `<g class="board">` tag `tag` opens, with no queen yet; `place` is
+    /// its number in the document.
+    fn open(tag: &str, place: Place) -> Result<SvgBoard, ParseError> {
+        let most = max_n(Format::Svg);
+        let n: usize = attribute(tag, "data-n")
+            .and_then(|v| v.parse().ok())
+            .ok_or_else(|| fail(place, "a board without its size (data-n)"))?;
+        if n > most {
+            return Err(fail(
+                place,
+                &format!("a board of n = {n}: SVG boards are read up to n = {most}"),
+            ));
+        }
+        Ok(SvgBoard {
+            place,
+            rows: vec![(0, 0); n],
+        })
+    }
+
+    /// Counts the queen that the `<use>` tag `tag` places in its row, the column of the row's
+    /// first queen kept; a queen off the board's squares is an error.
+    fn add_queen(&mut self, tag: &str) -> Result<(), ParseError> {
+        let place = self.place;
+        let coordinate = |name| {
+            attribute(tag, name)
+                .and_then(|v| v.parse::<u64>().ok())
+                .ok_or_else(|| fail(place, "a queen without coordinates"))
+        };
+        let (x, y) = (coordinate("x")?, coordinate("y")?);
+        let (column, row) = (x / SVG_SQUARE, y / SVG_SQUARE);
+        if row >= self.rows.len() as u64 || x % SVG_SQUARE != 0 || y % SVG_SQUARE != 0 {
+            return Err(fail(place, "a queen off the squares of the board"));
+        }
+        let slot = &mut self.rows[row as usize];
+        if slot.1 == 0 {
+            slot.0 = u32::try_from(column).unwrap_or(u32::MAX);
+        }
+        slot.1 = slot.1.saturating_add(1);
+        Ok(())
+    }
+
+    /// The board read, as an item: its placement, or the first row without exactly one queen.
     fn item(self) -> Item {
         let columns = self
             .rows
@@ -236,6 +245,14 @@ impl SvgBoard {
             place: self.place,
             columns,
         }
+    }
+}
+
+/// An error of the SVG document at `place`.
+fn fail(place: Place, message: &str) -> ParseError {
+    ParseError {
+        place,
+        message: message.to_string(),
     }
 }
 

@@ -9,8 +9,11 @@
 //! and `/api/cancel` stops them.
 
 use super::jobs::{CancelOnDrop, Flag, Kind};
+use super::limits::{
+    MAX_FIND_N, MAX_INDEX_N, MAX_LIVE_N, MAX_N, MAX_TRACE_N, QUICK_FREE_ROWS, SPARSE_N,
+};
 use super::params::{ApiError, Params, QueryResult, count_json, parse_k, parse_solution, plural};
-use super::{MAX_N, Shared, client_id};
+use super::{Shared, client_id};
 use axum::Json;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -21,23 +24,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-/// Boards up to this size have an [`Index`]: any k at once, and the numbers of a solution's
-/// images.
-pub const MAX_INDEX_N: u32 = 16;
 /// From this size on, building the index takes seconds: it is a heavy job.
 const HEAVY_INDEX_N: u32 = 15;
-/// From this size on the first solutions lie far apart (n = 32's first takes most of a
-/// second of search): every look-up beyond the index is a heavy job.
-pub const SPARSE_N: u32 = 28;
 /// Below [`SPARSE_N`], solution k within this many of an end of the list takes milliseconds.
 const LIGHT_SEEK: u128 = 1_000;
-/// The largest board the page draws from the `find` construction.
-pub const MAX_FIND_N: u32 = 1_000;
-/// The largest board whose search the page animates.
-pub const MAX_TRACE_N: u32 = 12;
-/// The largest board the page counts live, with the engine `nqueens count` uses: n = 21
-/// takes about seven minutes on two cores, n = 22 would take over an hour (2.3 core-hours).
-pub const MAX_LIVE_N: u32 = 21;
 
 /// `GET /api/sizes`: every size the page offers, with the known counts and the server's
 /// limits.
@@ -59,7 +49,7 @@ pub async fn sizes(query: QueryResult) -> Result<Json<Value>, ApiError> {
             "index": MAX_INDEX_N,
             "sparse": SPARSE_N,
             "live_count": MAX_LIVE_N,
-            "quick_completions": super::streams::QUICK_FREE_ROWS,
+            "quick_completions": QUICK_FREE_ROWS,
             "trace": MAX_TRACE_N,
             "find": MAX_FIND_N,
         },

@@ -10,11 +10,12 @@
 mod api;
 mod conn;
 mod jobs;
+mod limits;
 mod params;
 mod streams;
 
-use super::config::ServeConfig;
-use super::exit::ExitCode;
+use crate::cli::config::ServeConfig;
+use crate::cli::exit::ExitCode;
 use crate::cli::stderr::say;
 use anyhow::{Context, Result};
 use axum::Router;
@@ -32,8 +33,6 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::OnceCell;
 
-/// The largest board the page handles: the engines' limit.
-const MAX_N: u32 = nqueens::MAX_N;
 /// How long open streams get to end after Ctrl-C before the server stops anyway; the whole
 /// stop, blocking jobs included, takes about this long at most.
 const GRACE: Duration = Duration::from_millis(500);
@@ -41,7 +40,7 @@ const GRACE: Duration = Duration::from_millis(500);
 /// What every request handler shares.
 pub struct ServerState {
     jobs: Arc<Jobs>,
-    /// The index of each board up to [`api::MAX_INDEX_N`], built on first use.
+    /// The index of each board up to [`limits::MAX_INDEX_N`], built on first use.
     indexes: Vec<OnceCell<Arc<Index>>>,
 }
 
@@ -93,7 +92,7 @@ async fn serve(config: &ServeConfig) -> Result<Instant> {
         .context("cannot read the bound address")?;
     let state = Arc::new(ServerState {
         jobs: Jobs::new(),
-        indexes: (1..=api::MAX_INDEX_N).map(|_| OnceCell::new()).collect(),
+        indexes: (1..=limits::MAX_INDEX_N).map(|_| OnceCell::new()).collect(),
     });
     // A watch, not a `Notify`: every connection and the accept loop must hear the stop.
     // Set before the address is printed: a script that reads it and sends SIGINT at once
@@ -101,7 +100,7 @@ async fn serve(config: &ServeConfig) -> Result<Instant> {
     let (stop, stopping) = tokio::sync::watch::channel(false);
     {
         let jobs = state.jobs.clone();
-        super::interrupt::on_interrupt(Box::new(move || {
+        crate::cli::interrupt::on_interrupt(Box::new(move || {
             jobs.cancel_all();
             let _ = stop.send(true);
         }));

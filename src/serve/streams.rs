@@ -7,10 +7,10 @@
 //! stream, and the stream's [`CancelOnDrop`] stops the work). The trace is produced as the
 //! client reads it.
 
-use super::api::{MAX_LIVE_N, MAX_TRACE_N};
 use super::jobs::{CancelOnDrop, Flag, Kind};
+use super::limits::{MAX_LIVE_N, MAX_N, MAX_TRACE_N, QUICK_FREE_ROWS};
 use super::params::{ApiError, Params, QueryResult, count_json};
-use super::{MAX_N, Shared, client_id};
+use super::{Shared, client_id};
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, FromRequest, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -33,10 +33,6 @@ pub const MAX_BODY: usize = 4096;
 const BODY_TIMEOUT: Duration = super::conn::HEAD_TIMEOUT;
 /// Trace events sent in one piece.
 const TRACE_BATCH: usize = 64;
-/// A placement with at most this many rows without a queen is completed and counted at once
-/// (on any board: an empty 14 x 14 board takes a tenth of a second); one with more is a heavy
-/// job, and the page counts it only when asked.
-pub const QUICK_FREE_ROWS: usize = 14;
 
 /// One JSON object as a line of the stream.
 fn line(value: &Value) -> Result<Bytes, std::io::Error> {
