@@ -111,14 +111,13 @@ impl Journal {
         path: &Path,
         identity: &RunIdentity,
     ) -> Result<(Journal, BTreeMap<usize, u128>), Error> {
-        let fail = |what: String| Error::Checkpoint(format!("{}: {what}", path.display()));
         check_regular(path).map_err(Error::Checkpoint)?;
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
             .create(true)
             .open(path)
-            .map_err(|e| fail(e.to_string()))?;
+            .map_err(|e| Error::checkpoint_io(path, "", e))?;
         // Locked before a byte is read or written, for as long as the journal is open: two
         // runs started at once on one new file would both write a header.
         match file.try_lock() {
@@ -134,12 +133,12 @@ impl Journal {
             Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
             }
             Err(std::fs::TryLockError::Error(e)) => {
-                return Err(fail(format!("cannot lock it: {e}")));
+                return Err(Error::checkpoint_io(path, "cannot lock it", e));
             }
         }
         let mut text = String::new();
         file.read_to_string(&mut text)
-            .map_err(|e| fail(format!("cannot read it: {e}")))?;
+            .map_err(|e| Error::checkpoint_io(path, "cannot read it", e))?;
         let fields = identity.fields();
         let mut journal = Journal {
             file,
@@ -231,7 +230,9 @@ impl Journal {
                     self.file
                         .set_len(offset as u64)
                         .and_then(|()| self.file.seek(SeekFrom::End(0)).map(|_| ()))
-                        .map_err(|e| fail(format!("cannot trim its torn last line: {e}")))?;
+                        .map_err(|e| {
+                            Error::checkpoint_io(&self.path, "cannot trim its torn last line", e)
+                        })?;
                 }
                 None => {
                     return Err(fail(format!(
@@ -269,7 +270,7 @@ impl Journal {
     pub fn sync(&mut self) -> Result<(), Error> {
         self.file
             .sync_data()
-            .map_err(|e| Error::Checkpoint(format!("{}: cannot sync: {e}", self.path.display())))?;
+            .map_err(|e| Error::checkpoint_io(&self.path, "cannot sync", e))?;
         self.synced = Some(std::time::Instant::now());
         Ok(())
     }
@@ -287,7 +288,7 @@ impl Journal {
     fn write(&mut self, text: &str) -> Result<(), Error> {
         self.file
             .write_all(text.as_bytes())
-            .map_err(|e| Error::Checkpoint(format!("{}: cannot write: {e}", self.path.display())))
+            .map_err(|e| Error::checkpoint_io(&self.path, "cannot write", e))
     }
 }
 
