@@ -1,6 +1,7 @@
 //! The source tree keeps the shape ARCHITECTURE.md describes: a few shared files at the root of
 //! `src/`, one folder per concern, no file over 700 lines, and imports that only go down the
-//! layers (no circle between two modules, no module reaching up into `lib.rs`).
+//! layers (no circle between two modules, no module reaching up into `lib.rs`); and
+//! ARCHITECTURE.md's picture of who may use whom says what [`LAYERS`] says.
 //!
 //! It reads the library's sources as text: a `crate::a::b` or `super::b` path outside a
 //! comment is an import of the module it names. Unit tests (the `#[cfg(test)] mod` that ends
@@ -237,47 +238,80 @@ fn the_root_of_src_holds_at_most_eight_files_and_no_file_is_over_700_lines() {
     assert!(long.is_empty(), "files over 700 lines: {long:?}");
 }
 
-/// Regression: README.md and src/engine.rs named `src/full.rs` and `src/finish.rs` after the
-/// files had moved under `src/search/`. Every path of the project's own files that README.md
-/// or ARCHITECTURE.md names (`src/...`, `tests/...`, `scripts/...`, `examples/...`,
-/// `benches/...`) exists.
-#[test]
-fn every_file_the_docs_name_exists() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut named = 0;
-    let mut missing = Vec::new();
-    for doc in ["README.md", "ARCHITECTURE.md"] {
-        let text = std::fs::read_to_string(root.join(doc)).unwrap();
-        for (start, _) in text.match_indices(['s', 't', 'e', 'b']) {
-            let rest = &text[start..];
-            let Some(top) = ["src/", "tests/", "scripts/", "examples/", "benches/"]
-                .into_iter()
-                .find(|top| rest.starts_with(top))
-            else {
-                continue;
-            };
-            // A path starts a word (not `foo_src/`) and ends at the first character no path
-            // of this project has.
-            if text[..start].ends_with(|c: char| c.is_alphanumeric() || c == '_' || c == '/') {
-                continue;
-            }
-            let path: String = rest
-                .chars()
-                .take_while(|&c| c.is_ascii_alphanumeric() || "_./-".contains(c))
-                .collect();
-            let path = path.trim_end_matches('.');
-            let is_file = [".rs", ".sh", ".wgsl", ".html", ".css", ".js"]
-                .iter()
-                .any(|ext| path.ends_with(ext));
-            if !is_file || path.len() <= top.len() {
-                continue;
-            }
-            named += 1;
-            if !root.join(path).exists() {
-                missing.push(format!("{doc}: {path}"));
-            }
+/// ARCHITECTURE.md's picture of who may use whom (the fenced block whose first line starts
+/// `may use ->`): a row per part, a column per part, `x` where the row may import the column
+/// and `.` where it may not; `base` is the lowest layer. The picture is read back into the
+/// answer it gives for every pair, and that must be [`LAYERS`]'s.
+fn pictured_layers(architecture: &str) -> BTreeMap<(String, String), bool> {
+    let start = architecture
+        .find("```\nmay use ->")
+        .expect("ARCHITECTURE.md has no picture starting `may use ->`");
+    let block = &architecture[start + 4..];
+    let block = &block[..block.find("```").expect("the picture's block is closed")];
+    let mut lines = block.lines();
+    let header = lines.next().unwrap().trim_start_matches("may use ->");
+    let columns: Vec<&str> = header.split_whitespace().collect();
+    let part = |name: &str| {
+        name.trim_end_matches('/')
+            .trim_end_matches(".rs")
+            .to_string()
+    };
+    let mut allowed = BTreeMap::new();
+    for line in lines {
+        let mut words = line.split_whitespace();
+        let row = part(words.next().unwrap());
+        let marks: Vec<&str> = words.collect();
+        assert_eq!(marks.len(), columns.len(), "{line:?}");
+        for (column, mark) in columns.iter().zip(marks) {
+            assert!(mark == "x" || mark == ".", "{line:?}");
+            allowed.insert((row.clone(), part(column)), mark == "x");
         }
     }
-    assert!(named > 20, "only {named} paths found: the scan is broken");
-    assert!(missing.is_empty(), "named but missing: {missing:?}");
+    allowed
+}
+
+/// The answer [`LAYERS`] gives for every pair of parts, named as the picture names them: the
+/// lowest layer as `base`, the others each alone.
+fn layers_as_pictured() -> BTreeMap<(String, String), bool> {
+    let parts: Vec<(String, usize)> = std::iter::once(("base".to_string(), 0))
+        .chain(
+            LAYERS
+                .iter()
+                .enumerate()
+                .skip(1)
+                .flat_map(|(at, layer)| layer.iter().map(move |part| (part.to_string(), at))),
+        )
+        .collect();
+    let mut expected = BTreeMap::new();
+    for (row, own) in &parts {
+        for (column, theirs) in &parts {
+            expected.insert((row.clone(), column.clone()), theirs <= own);
+        }
+    }
+    expected
+}
+
+fn architecture() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md")).unwrap()
+}
+
+#[test]
+fn the_architecture_pictures_the_layers_this_test_checks() {
+    let (pictured, expected) = (pictured_layers(&architecture()), layers_as_pictured());
+    let wrong: Vec<String> = expected
+        .iter()
+        .filter(|(pair, may)| pictured.get(*pair) != Some(may))
+        .map(|((row, column), may)| format!("{row} may use {column}: {may}"))
+        .collect();
+    assert!(wrong.is_empty(), "the picture says otherwise: {wrong:?}");
+    assert_eq!(pictured.len(), expected.len(), "parts the layers lack");
+}
+
+#[test]
+fn a_picture_that_lets_the_base_use_the_search_disagrees_with_the_layers() {
+    let text = architecture();
+    let row = "\nbase          x      .";
+    assert!(text.contains(row), "the picture's base row has moved");
+    let wrong = text.replace(row, "\nbase          x      x");
+    assert_ne!(pictured_layers(&wrong), layers_as_pictured());
 }
