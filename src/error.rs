@@ -120,12 +120,12 @@ impl Error {
 /// Its message is what failed and where, without the cause's own words (those are the
 /// source's: a chain printed whole says each once).
 ///
-/// [`Error`] is `Clone`, `PartialEq` and `Eq`, and `std::io::Error` is none of them: the cause
-/// is shared behind an `Arc` (a clone is the same error, its OS code and inner error kept),
-/// and two failures are equal when they say the same on the same path and their causes have
-/// the same I/O error kind (when they are I/O errors) and the same message. Two errors from
-/// two calls are never the same object, and comparing what they say is what a test of an
-/// error means.
+/// [`Error`](enum@Error) is `Clone`, `PartialEq` and `Eq`, and `std::io::Error` is none of
+/// them: the cause is shared behind an `Arc` (a clone is the same error, its OS code and inner
+/// error kept), and two failures are equal when they say the same on the same path and their
+/// causes have the same I/O error kind (when they are I/O errors) and the same message. Two
+/// errors from two calls are never the same object, and comparing what they say is what a
+/// test of an error means.
 #[derive(Clone, Debug)]
 pub struct Failure {
     context: String,
