@@ -1,7 +1,7 @@
 //! The placement reader ([`Reader`]): its state, the format given or detected from the
 //! first characters and line, and its iteration. The format readers (`lines.rs`,
 //! `documents.rs`) add a method each to it for their formats, which [`Reader::next`] (through
-//! `next_item`) calls; [`detect`] and [`parse`] are the same for a text in memory.
+//! `next_item`) calls; [`detect`] and [`parse`] do the same for a text in memory.
 
 use super::input::Input;
 use super::item::{BINARY, Item, ParseError, Place, line_limit, max_n};
