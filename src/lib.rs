@@ -39,7 +39,7 @@ mod explore;
 mod solutions;
 
 pub use engine::{Engine, NO_GPU_SUPPORT, Plan, Symmetry};
-pub use error::Error;
+pub use error::{Error, Failure};
 pub use explore::{browse, partial, trace};
 pub use limits::{MAX_N, MAX_SPLIT_DEPTH, MAX_THREADS};
 #[cfg(feature = "mpi")]

@@ -159,7 +159,7 @@ fn count_split(
         .num_threads(threads)
         .thread_name(|i| format!("nqueens-partial-{i}"))
         .build()
-        .map_err(|e| Error::ThreadPool(e.to_string()))?;
+        .map_err(Error::thread_pool)?;
     // The rows below the prefix are the same for every task: their blocks are built once.
     let rules = RowBlocks::new(&blocked[depth..]);
     let mut tasks = Prefixes::new(n, allowed, depth);

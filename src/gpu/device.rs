@@ -3,7 +3,7 @@
 //! [`Error::Gpu`] of one line; every wait has a time limit, so a lost or stuck device is an
 //! error, never a hang.
 
-use super::AdapterInfo;
+use super::adapter::AdapterInfo;
 use super::layout::{Item, Rule};
 use crate::error::Error;
 use std::sync::{Arc, Mutex};

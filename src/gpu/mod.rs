@@ -26,28 +26,18 @@
 //! # Ok::<(), nqueens::Error>(())
 //! ```
 
+mod adapter;
 mod device;
 mod layout;
 mod work;
+
+pub use adapter::AdapterInfo;
 
 use crate::engine::Plan;
 use crate::error::Error;
 use device::Device;
 use std::sync::atomic::AtomicBool;
 use work::{Shape, Tasks};
-
-/// A GPU adapter as the system reports it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AdapterInfo {
-    /// The adapter's name, e.g. `NVIDIA H200` or `llvmpipe (LLVM 15.0.6, 256 bits)`.
-    pub name: String,
-    /// The API wgpu reaches it through: `vulkan`, `metal`, `dx12`.
-    pub backend: String,
-    /// `discrete`, `integrated`, `virtual`, `cpu` (a software implementation) or `other`.
-    pub device_type: String,
-    /// The driver's name and version, as far as the system says.
-    pub driver: String,
-}
 
 /// Every adapter found, best first: discrete GPUs, integrated, virtual, software, other.
 /// Empty where there is no GPU driver (or, for Vulkan, no loader: `libvulkan1`).

@@ -35,7 +35,7 @@ where
         .num_threads(threads)
         .thread_name(|i| format!("nqueens-worker-{i}"))
         .build()
-        .map_err(|e| Error::ThreadPool(e.to_string()))?;
+        .map_err(Error::thread_pool)?;
     let results = pool.install(|| {
         ids.par_iter()
             .copied()

@@ -19,5 +19,6 @@ pub(crate) mod deal;
 pub(crate) mod driver;
 pub(crate) mod estimate;
 pub(crate) mod job;
+mod journal;
 pub(crate) mod record;
 pub mod shard;

@@ -42,11 +42,17 @@ impl From<nqueens::Error> for ApiError {
     fn from(e: nqueens::Error) -> ApiError {
         match e {
             nqueens::Error::BoardSize(_) | nqueens::Error::Placement(_) => {
-                ApiError::bad(e.to_string())
+                ApiError::bad(message(&e))
             }
-            _ => ApiError(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
+            _ => ApiError(StatusCode::INTERNAL_SERVER_ERROR, message(&e)),
         }
     }
+}
+
+/// A library error's message on one line, with its causes: the library keeps an I/O error
+/// as the source of its own ([`nqueens::Failure`]), not in its text.
+pub fn message(error: &nqueens::Error) -> String {
+    format!("{:#}", anyhow::Error::from(error.clone()))
 }
 
 /// The query parameters as axum reads them, each pair in its order, or why they cannot be read.

@@ -9,7 +9,7 @@
 
 use super::jobs::{CancelOnDrop, Flag, Kind};
 use super::limits::{MAX_LIVE_N, MAX_N, MAX_TRACE_N, QUICK_FREE_ROWS};
-use super::params::{ApiError, Params, QueryResult, count_json};
+use super::params::{ApiError, Params, QueryResult, count_json, message};
 use super::{Shared, client_id};
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, FromRequest, Request, State};
@@ -112,7 +112,7 @@ async fn run_job(
 fn failure(e: &Error, flag: &Flag) -> Value {
     match e {
         Error::Cancelled => json!({ "event": "cancelled", "reason": flag.reason() }),
-        e => json!({ "event": "error", "error": e.to_string() }),
+        e => json!({ "event": "error", "error": message(e) }),
     }
 }
 

@@ -1,325 +1,42 @@
 //! Reading placements back from any output format, for `verify`.
 //!
-//! The reader tells three outcomes apart: a placement (a column per row, checked as it is
-//! read: a [`Placement`]), a placement that cannot be a column list (a board row with two
-//! queens or none: invalid, with its reason), and text that is not the format at all (an
-//! error, with its place).
+//! The reader tells three outcomes apart: a placement (a column per row, checked as it is read:
+//! a [`Placement`](crate::Placement)), a placement that cannot be a column list (a board row
+//! with two queens or none: invalid, with its reason), and text that is not the format at all
+//! (an error, with its place).
 //!
-//! It reads as a stream, one placement at a time, and holds a bounded amount of memory
-//! whatever the input. A `perm` or `json` line is read number by number, however long: what
-//! `find` writes (up to n = 4,294,967,295) is read back, in memory bounded by the board's n
-//! ([`Checker`]: the columns of up to 65,536 rows, then 5 bits a row), never by the length of
-//! its line; a word or a number longer than any column number is an error at once. The other
-//! formats grow as n², and a line, a board, a row string or a tag longer than the largest
-//! placement they hold ([`Format::max_n`]) is an error at once, so endless input
-//! (`/dev/zero`, a stream without a newline) ends with an error instead of filling the
-//! memory. `leetcode`'s one JSON array for the whole set is read board by board. A UTF-8 byte
-//! order mark at the start is skipped. Input whose first line is binary data (gzip, an
-//! image, random bytes: a NUL byte, a control character, bytes that are not UTF-8) is
-//! refused as such at once ([`BINARY`]), in any format; binary data met later is refused
-//! with its line.
+//! It reads as a stream, one placement at a time, and holds a bounded amount of memory whatever
+//! the input. A `perm` or `json` line is read number by number, however long: what `find`
+//! writes (up to n = 4,294,967,295) is read back, in memory bounded by the board's n
+//! ([`Checker`](crate::Checker): the columns of up to 65,536 rows, then 5 bits a row), never by
+//! the length of its line; a word or a number longer than any column number is an error at
+//! once. The other formats grow as n², and a line, a board, a row string or a tag longer than
+//! the largest placement they hold ([`Format::max_n`](crate::format::Format::max_n)) is an
+//! error at once, so endless input (`/dev/zero`, a stream without a newline) ends with an error
+//! instead of filling the memory. `leetcode`'s one JSON array for the whole set is read board
+//! by board. A UTF-8 byte order mark at the start is skipped. Input whose first line is binary
+//! data (gzip, an image, random bytes: a NUL byte, a control character, bytes that are not
+//! UTF-8) is refused as such at once ([`BINARY`]), in any format; binary data met later is
+//! refused with its line.
+//!
+//! The files: `item.rs` what the reader yields and the bounds every format shares,
+//! `input.rs` the bounded bytes under it, `reader.rs` the reader itself (format detection and
+//! iteration), `lines.rs` and `documents.rs` its formats. This file only wires them and
+//! re-exports the public API at its old paths.
 
 mod documents;
 mod input;
+mod item;
 mod lines;
+mod reader;
 
-use crate::solutions::format::Format;
-use crate::solutions::solution::{Checker, Placement};
-use input::Input;
-use std::fmt;
-use std::io::BufRead;
-
-/// Where an item was found: a line for line-based formats, a board number for the others.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Place {
-    /// 1-based line number.
-    Line(usize),
-    /// 1-based board number within the document.
-    Board(usize),
-}
-
-impl fmt::Display for Place {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Place::Line(n) => write!(f, "line {n}"),
-            Place::Board(n) => write!(f, "board {n}"),
-        }
-    }
-}
-
-/// One placement read, or why the board it describes has no column list.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Item {
-    /// Where it was found.
-    pub place: Place,
-    /// The placement, checked; or why the text describes no placement of one queen per row.
-    pub columns: Result<Placement, String>,
-}
-
-/// Text that is not in the format.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseError {
-    /// Where.
-    pub place: Place,
-    /// What is wrong.
-    pub message: String,
-}
-
-/// Why input whose first line is binary data is refused ([`ParseError::is_binary`]).
-pub const BINARY: &str = "binary data (not a solution listing in any format)";
-
-impl ParseError {
-    /// Whether the input was refused as binary data from its first line (gzip, an image,
-    /// random bytes): a verdict on the whole input, which a line number does not add to.
-    pub fn is_binary(&self) -> bool {
-        self.message == BINARY
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.place, self.message)
-    }
-}
-
-/// The longest word of a `perm` line, or number of a `json` one: a column number has at most
-/// ten digits, and this leaves room for leading zeros and a sign.
-pub const MAX_WORD: usize = 32;
-
-/// The largest board the reader accepts in `format`: in `perm` and `json` any board `find`
-/// writes ([`Checker::MAX_ROWS`] rows); in the others, the largest they are written for.
-pub fn max_n(format: Format) -> usize {
-    match format {
-        Format::Perm | Format::Json => Checker::MAX_ROWS,
-        other => usize::try_from(other.max_n()).unwrap_or(usize::MAX),
-    }
-}
-
-/// The longest piece the reader accepts in `format`: in `perm` and `json` a word or a number
-/// ([`MAX_WORD`]; their lines grow with the board and have no bound of their own); in `svg` a
-/// tag with the text before it; in the others a line, twice what the writer writes for the
-/// largest board, for any spacing, and a little more.
-pub fn line_limit(format: Format) -> usize {
-    let n = max_n(format);
-    let written = match format {
-        Format::Perm | Format::Json => return MAX_WORD,
-        Format::Flat => n * n,
-        Format::Board | Format::Leetcode => n,
-        // The longest piece the SVG writer writes is its header's pattern; no piece grows
-        // with n.
-        Format::Svg => 2_048,
-    };
-    2 * written + 64
-}
-
-/// Guesses the format of `text` from its first characters and first line.
-pub fn detect(text: &str) -> Format {
-    let trimmed = text.trim_start();
-    match trimmed.chars().next() {
-        Some('[') => return Format::Leetcode,
-        Some('{') => return Format::Json,
-        Some('<') => return Format::Svg,
-        _ => {}
-    }
-    detect_line(trimmed.lines().next().unwrap_or("").as_bytes())
-}
-
-/// The line-based format whose first line is `first`: rows of `Q` and `.` are `board`, a
-/// row of `0` and `1` digits `flat`, anything else `perm`.
-fn detect_line(first: &[u8]) -> Format {
-    let first = first.trim_ascii();
-    if !first.is_empty() && first.iter().all(|&c| c == b'Q' || c == b'.') {
-        Format::Board
-    } else if first.len() > 1 && first.iter().all(|&c| c == b'0' || c == b'1') || first == b"1" {
-        // A lone "0" is the one-queen board in `perm`; in `flat` it would be an empty board.
-        Format::Flat
-    } else {
-        Format::Perm
-    }
-}
-
-/// Reads every placement of `text` in `format`.
-pub fn parse(text: &str, format: Format) -> Result<Vec<Item>, ParseError> {
-    Reader::new(text.as_bytes(), Some(format))?.collect()
-}
-
-/// Where the reader is within a document that wraps the whole set (`leetcode`, `svg`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stage {
-    /// Before its opening.
-    Start,
-    /// Among its boards.
-    Boards,
-    /// After its closing: only whitespace may follow.
-    End,
-}
-
-/// Reads placements one at a time from any `BufRead`, in bounded memory.
-pub struct Reader<R> {
-    input: Input<R>,
-    format: Format,
-    stage: Stage,
-    /// Boards read so far (the number of the next one, less one).
-    boards: usize,
-    /// The rows of the board being read (`board`, `leetcode`), kept for their capacity.
-    rows: Vec<String>,
-    /// An SVG board that is open.
-    svg: Option<documents::SvgBoard>,
-    /// What a line or a tag too long is, said once.
-    too_long: String,
-    /// Whether the end, or an error, has been reached.
-    finished: bool,
-}
-
-impl<R: BufRead> Reader<R> {
-    /// A reader of `input` in `format`, or in the format its first characters and first line
-    /// show for `None`.
-    pub fn new(input: R, format: Option<Format>) -> Result<Reader<R>, ParseError> {
-        let mut input = Input::new(input);
-        // A byte order mark cut short is text that is not UTF-8, unless the bytes after it
-        // are binary anyway (random bytes may start as a mark does).
-        let mark = input.skip_byte_order_mark();
-        if input.looks_binary()? {
-            return Err(ParseError {
-                place: Place::Line(1),
-                message: BINARY.into(),
-            });
-        }
-        mark?;
-        let format = match format {
-            Some(format) => format,
-            None => Self::detect(&mut input)?,
-        };
-        let limit = line_limit(format);
-        let too_long = match format {
-            Format::Perm | Format::Json => {
-                format!("a word longer than {limit} bytes: longer than any column number")
-            }
-            Format::Svg => format!(
-                "a tag longer than {limit} bytes: more than an svg placement of n <= {} takes",
-                max_n(format)
-            ),
-            _ => format!(
-                "a line longer than {limit} bytes: more than a {} placement of n <= {} takes",
-                format.name(),
-                max_n(format)
-            ),
-        };
-        Ok(Reader {
-            input,
-            format,
-            stage: Stage::Start,
-            boards: 0,
-            rows: Vec::new(),
-            svg: None,
-            too_long,
-            finished: false,
-        })
-    }
-
-    /// The format: given, or detected.
-    pub fn format(&self) -> Format {
-        self.format
-    }
-
-    /// Detects the format from the first character that is not whitespace, or (for the
-    /// line-based formats) from the first line, read ahead and given back as far as it can
-    /// be a `flat` or `board` row: a byte of neither (a space between two words), or more
-    /// than such a row holds, makes it `perm`.
-    fn detect(input: &mut Input<R>) -> Result<Format, ParseError> {
-        match input.peek_token()? {
-            Some(b'[') => return Ok(Format::Leetcode),
-            Some(b'{') => return Ok(Format::Json),
-            Some(b'<') => return Ok(Format::Svg),
-            None => return Ok(Format::Perm),
-            Some(_) => {}
-        }
-        let limit = [Format::Flat, Format::Board]
-            .into_iter()
-            .map(line_limit)
-            .max()
-            .unwrap_or(0);
-        let row = |b: u8| matches!(b, b'Q' | b'.' | b'0' | b'1' | b' ' | b'\t' | b'\r');
-        let (first, whole) = input.read_ahead(limit, row)?;
-        let one_word = !first.trim_ascii().iter().any(|&b| b.is_ascii_whitespace());
-        Ok(if whole && one_word {
-            detect_line(first)
-        } else {
-            Format::Perm
-        })
-    }
-
-    /// The next placement, `None` at the end.
-    fn next_item(&mut self) -> Result<Option<Item>, ParseError> {
-        match self.format {
-            Format::Perm => self.next_perm(),
-            Format::Flat => self.next_flat(),
-            Format::Json => self.next_json(),
-            Format::Board => self.next_board(),
-            Format::Leetcode => self.next_leetcode(),
-            Format::Svg => self.next_svg(),
-        }
-    }
-}
-
-impl<R: BufRead> Iterator for Reader<R> {
-    type Item = Result<Item, ParseError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.finished {
-            return None;
-        }
-        let next = self.next_item().transpose();
-        // Nothing is read after the end, nor after an error: the input is not in the format.
-        self.finished = !matches!(next, Some(Ok(_)));
-        next
-    }
-}
-
-/// `count` and `noun`, plural unless the count is one: `1 placement`, `2 placements`.
-pub fn plural(count: impl Into<u128>, noun: &str) -> String {
-    match count.into() {
-        1 => format!("1 {noun}"),
-        count => format!("{count} {noun}s"),
-    }
-}
-
-/// The placement of a board given as rows of `queen` and `empty`, or why it has none
-/// (invalid), or why it is not the format (an error: another character).
-fn rows_to_columns(
-    rows: &[impl AsRef<str>],
-    queen: char,
-    empty: char,
-) -> Result<Result<Placement, String>, String> {
-    let n = rows.len();
-    let mut columns = Vec::with_capacity(n);
-    for (r, row) in rows.iter().enumerate() {
-        let row = row.as_ref();
-        if let Some(bad) = row.chars().find(|&c| c != queen && c != empty) {
-            return Err(format!("unexpected character '{bad}'"));
-        }
-        // Only `queen` and `empty` are left, both ASCII here: bytes are squares.
-        if row.len() != n {
-            return Ok(Err(format!(
-                "row {r} has {} on a board of {}",
-                plural(row.len() as u128, "square"),
-                plural(n as u128, "row")
-            )));
-        }
-        let mut queens = row.bytes().enumerate().filter(|&(_, c)| c == queen as u8);
-        match (queens.next(), queens.count()) {
-            (Some((c, _)), 0) => columns.push(c as u32),
-            (None, _) => return Ok(Err(format!("row {r} has no queen"))),
-            (Some(_), more) => return Ok(Err(format!("row {r} has {} queens", more + 1))),
-        }
-    }
-    Ok(Ok(Placement::new(columns)))
-}
+pub use item::{BINARY, Item, MAX_WORD, ParseError, Place, line_limit, max_n, plural};
+pub use reader::{Reader, detect, parse};
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solutions::format::format_all;
+    use crate::solutions::format::{Format, format_all};
     use std::io::Read;
 
     /// The columns of every item, or their reasons.

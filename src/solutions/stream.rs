@@ -373,7 +373,7 @@ impl Sink<'_> {
         }
         match self.out.flush() {
             Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(true),
-            Err(e) => Err(Error::output(&e)),
+            Err(e) => Err(Error::output(e)),
             Ok(()) => Ok(false),
         }
     }
@@ -383,7 +383,7 @@ impl Sink<'_> {
         match self.out.write_all(bytes) {
             Ok(()) => Ok(None),
             Err(e) if e.kind() == ErrorKind::BrokenPipe => Ok(Some(true)),
-            Err(e) => Err(Error::output(&e)),
+            Err(e) => Err(Error::output(e)),
         }
     }
 }

@@ -3,17 +3,11 @@
 //! wrap the whole set, and a document cut short (no closing `]` or `</svg>`) is an error.
 
 use super::input::Input;
-use super::{Item, ParseError, Place, Reader, Stage, line_limit, max_n, rows_to_columns};
+use super::item::{Item, ParseError, Place, line_limit, max_n, rows_to_columns};
+use super::reader::{Reader, Stage, SvgBoard};
 use crate::solutions::format::{Format, SVG_SQUARE};
 use crate::solutions::solution::Placement;
 use std::io::BufRead;
-
-/// A board being read from an SVG document: the queens of each row, counted.
-pub(super) struct SvgBoard {
-    place: Place,
-    /// For each row, the column of its first queen and how many it has.
-    rows: Vec<(u32, u32)>,
-}
 
 impl<R: BufRead> Reader<R> {
     /// The next board of `Q`/`.` rows, up to a blank line or the end.

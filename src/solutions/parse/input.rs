@@ -5,7 +5,7 @@
 //! refused where they are met, with their line. Bytes read ahead to detect the format are
 //! given back and read again.
 
-use super::{ParseError, Place};
+use super::item::{ParseError, Place};
 use std::io::{BufRead, ErrorKind};
 
 /// A `BufRead` read in bounded pieces, counting lines.

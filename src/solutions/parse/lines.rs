@@ -3,7 +3,8 @@
 //! and is bounded by its largest board).
 
 use super::input::{Scan, Word};
-use super::{Item, ParseError, Place, Reader, line_limit, plural, rows_to_columns};
+use super::item::{Item, ParseError, Place, line_limit, plural, rows_to_columns};
+use super::reader::Reader;
 use crate::solutions::format::Format;
 use crate::solutions::solution::{Checker, Placement};
 use std::io::BufRead;

@@ -1,0 +1,633 @@
+//! The journal of a resumable count: a text file of finished tasks that lets a killed count
+//! resume ([`Journal`]), and what it belongs to ([`RunIdentity`]).
+//!
+//! Its first line names the run: board size, engine, split depth, number of tasks, shard and
+//! program version, with a checksum. Each later line records one finished task, its value and
+//! a checksum of both and of the run's identity:
+//!
+//! ```text
+//! nqueens-checkpoint 2 n=16 engine=search symmetry=full split=2 tasks=356 shard=all version=0.4.0 check=…
+//! task 17 38874 9a31c0d54e7f2b10
+//! ```
+//!
+//! A record is written to the file as its task finishes, so a run killed at any moment loses
+//! at most the tasks that were running; the file is synced to disk at least once every
+//! [`SYNC_INTERVAL`] and when the run ends, so a machine that loses power loses at most the
+//! last second's records. (Syncing every record cost a millisecond a task: a second a
+//! thousand tasks, at n = 18 a third more time.) On resume, a torn last line (a record
+//! cut short by the kill: no line end) is dropped and the file trimmed back to its last whole
+//! record; any other damage, a whole line that is not a record of this run included, or a
+//! journal of another run, is refused with an error, never mixed in. A journal of n = 28 holds
+//! tens of millions of records: it is read a block at a time, each block's records parsed in
+//! parallel.
+//!
+//! A journal is locked (an advisory lock, `flock` on Unix) while it is open: a second run on a
+//! journal in use is refused at once with [`Error::InUse`], so two runs never write one file.
+//! Journals of version 1 (nqueens 0.1.0) are refused: that version named engines otherwise and
+//! numbered the join engine's tasks otherwise.
+
+use super::record::{check_regular, fnv1a, fnv1a_on};
+use crate::engine::Engine;
+use crate::error::Error;
+use crate::run::job::Job;
+use rayon::slice::ParallelSliceMut;
+use std::collections::BTreeMap;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+
+const MAGIC: &str = "nqueens-checkpoint 2";
+/// The longest a written record waits to be synced to disk.
+pub const SYNC_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
+/// The header of the journals of nqueens 0.1.0, which this version refuses.
+const MAGIC_V1: &str = "nqueens-checkpoint 1";
+
+/// What a journal belongs to: a resumed run must match it field for field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunIdentity {
+    /// Board size.
+    pub n: u32,
+    /// The engine that counts (settled: never [`Engine::Auto`]).
+    pub engine: Engine,
+    /// Split depth.
+    pub split_depth: u32,
+    /// Number of tasks of the whole plan.
+    pub tasks: usize,
+    /// `(I, K)` for shard I of K; `None` for the whole run.
+    pub shard: Option<(usize, usize)>,
+    /// The program version (task numbering may change between versions).
+    pub version: String,
+}
+
+impl RunIdentity {
+    /// The identity of `job`, or of its shard `shard`, in this version of the program.
+    pub fn of(job: &Job, shard: Option<(usize, usize)>) -> RunIdentity {
+        RunIdentity {
+            n: job.n,
+            engine: job.engine,
+            split_depth: job.split_depth,
+            tasks: job.plan.len(),
+            shard,
+            version: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+
+    /// The identity as the header writes it (without its checksum).
+    pub(super) fn fields(&self) -> String {
+        let symmetry = self
+            .engine
+            .symmetry()
+            .map(|s| format!(" symmetry={}", s.name()))
+            .unwrap_or_default();
+        let shard = self
+            .shard
+            .map_or_else(|| "all".to_string(), |(i, k)| format!("{i}/{k}"));
+        format!(
+            "n={} engine={}{symmetry} split={} tasks={} shard={shard} version={}",
+            self.n,
+            self.engine.name(),
+            self.split_depth,
+            self.tasks,
+            self.version
+        )
+    }
+}
+
+/// An open journal, ready for appending.
+pub struct Journal {
+    file: File,
+    path: PathBuf,
+    identity: String,
+    records: usize,
+    /// When the file was last synced to disk; `None` while nothing written waits for it.
+    synced: Option<std::time::Instant>,
+}
+
+impl Journal {
+    /// Opens the journal at `path` for the run `identity`: creates it if it does not exist
+    /// (or is empty), else checks it and returns the values of the tasks it records.
+    pub fn open(
+        path: &Path,
+        identity: &RunIdentity,
+    ) -> Result<(Journal, BTreeMap<usize, u128>), Error> {
+        check_regular(path).map_err(Error::Checkpoint)?;
+        let file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .create(true)
+            .open(path)
+            .map_err(|e| Error::checkpoint_io(path, "", e))?;
+        // Locked before a byte is read or written, for as long as the journal is open: two
+        // runs started at once on one new file would both write a header.
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(Error::InUse(format!(
+                    "checkpoint {}: another run is using this journal (it holds its lock); \
+                     wait for that run to end, or use another file",
+                    path.display()
+                )));
+            }
+            // A file system without locks: the journal works as before.
+            Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+            }
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(Error::checkpoint_io(path, "cannot lock it", e));
+            }
+        }
+        let length = file
+            .metadata()
+            .map_err(|e| Error::checkpoint_io(path, "cannot read it", e))?
+            .len();
+        let fields = identity.fields();
+        let mut journal = Journal {
+            file,
+            path: path.to_path_buf(),
+            identity: fields.clone(),
+            records: 0,
+            synced: None,
+        };
+        if length == 0 {
+            let header = format!("{MAGIC} {fields} check={:016x}\n", fnv1a(&fields));
+            journal.write(&header)?;
+            journal.sync()?;
+            // The new file's name must survive a crash too.
+            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
+                && let Ok(dir) = File::open(dir)
+            {
+                let _ = dir.sync_all();
+            }
+            return Ok((journal, BTreeMap::new()));
+        }
+        let done = journal.read(identity)?;
+        journal.records = done.len();
+        Ok((journal, done))
+    }
+
+    /// Checks the header and the records of an existing journal; trims a torn last line.
+    /// Read a block of [`READ_BLOCK`] bytes at a time, each block's records parsed in
+    /// parallel: a journal of n = 28 is over a gigabyte, and holding its text whole doubled
+    /// the memory a resume faults in (most of its time on a virtual machine).
+    fn read(&mut self, identity: &RunIdentity) -> Result<BTreeMap<usize, u128>, Error> {
+        let path = self.path.clone();
+        let fail = |what: String| Error::Checkpoint(format!("{}: {what}", path.display()));
+        let cannot_read = |e: std::io::Error| Error::checkpoint_io(&path, "cannot read it", e);
+        let mut block = Vec::new();
+        read_more(&mut self.file, &mut block).map_err(cannot_read)?;
+        let Some(header_end) = block.iter().position(|&b| b == b'\n') else {
+            return Err(fail(
+                "not a checkpoint journal (no complete header line)".into(),
+            ));
+        };
+        let header = String::from_utf8_lossy(&block[..header_end]).into_owned();
+        self.check_header(&header, &fail)?;
+        block.drain(..=header_end);
+        let start = fnv1a(&self.identity);
+        let mut records = Vec::new();
+        // The file's offset and line (from 0 after the header) where `block` starts.
+        let (mut offset, mut line) = (header_end as u64 + 1, 0);
+        loop {
+            let whole = block
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |end| end + 1);
+            let lines = &block[..whole];
+            let damaged = |at: usize, text: &str| {
+                fail(format!(
+                    "damaged record on line {}: {:?}",
+                    line + at + 2,
+                    text.trim_end()
+                ))
+            };
+            let text = block_text(lines).map_err(|(at, text)| damaged(at, &text))?;
+            let mut some = parse_records(text, start, identity.tasks)
+                .map_err(|(at, text)| damaged(at, text))?;
+            if records.is_empty() && !some.is_empty() {
+                // As many records as the first block's length per record makes of the
+                // file: a list grown by doubling copies itself, gigabytes at n = 28.
+                let left = self
+                    .file
+                    .metadata()
+                    .map_or(0, |m| m.len())
+                    .saturating_sub(offset);
+                records.reserve(usize::try_from(left / (whole / some.len()) as u64).unwrap_or(0));
+            }
+            records.append(&mut some);
+            line += newlines(lines);
+            offset += whole as u64;
+            block.drain(..whole);
+            if read_more(&mut self.file, &mut block).map_err(cannot_read)? == 0 {
+                break;
+            }
+        }
+        if !block.is_empty() {
+            // A record cut short by a kill: drop it, and cut the file back so that the next
+            // record starts on a fresh line.
+            self.file
+                .set_len(offset)
+                .and_then(|()| self.file.seek(SeekFrom::End(0)).map(|_| ()))
+                .map_err(|e| Error::checkpoint_io(&path, "cannot trim its torn last line", e))?;
+        }
+        records.par_sort_unstable();
+        records.dedup();
+        if let Some(pair) = records.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+            return Err(fail(format!(
+                "task {} is recorded twice with different values",
+                pair[0].0
+            )));
+        }
+        Ok(records.into_iter().collect())
+    }
+
+    /// Checks a journal's header line against this run: its magic, its checksum, its
+    /// version, its run.
+    fn check_header(&self, header: &str, fail: &impl Fn(String) -> Error) -> Result<(), Error> {
+        if header.starts_with(MAGIC_V1) {
+            return Err(fail(
+                "a journal of nqueens 0.1.0, which named engines and numbered the join \
+                 engine's tasks otherwise: finish that run with 0.1.0, or delete the file to \
+                 start over"
+                    .into(),
+            ));
+        }
+        let Some(rest) = header.strip_prefix(MAGIC) else {
+            return Err(fail("not a checkpoint journal of this program".into()));
+        };
+        let (fields, check) = rest
+            .trim()
+            .rsplit_once(" check=")
+            .ok_or_else(|| fail("damaged header".into()))?;
+        if format!("{:016x}", fnv1a(fields)) != check {
+            return Err(fail("damaged header (checksum mismatch)".into()));
+        }
+        let version = |fields: &str| {
+            let field = fields.split(' ').find(|f| f.starts_with("version="));
+            field.map(|f| f["version=".len()..].to_string())
+        };
+        if let Some(theirs) = version(fields)
+            && version(&self.identity).is_some_and(|ours| ours != theirs)
+        {
+            return Err(fail(format!(
+                "a journal of nqueens {theirs}, whose tasks may be numbered otherwise (this is \
+                 {}): finish that run with nqueens {theirs}, or delete the file to start over",
+                env!("CARGO_PKG_VERSION")
+            )));
+        }
+        if fields != self.identity {
+            return Err(fail(format!(
+                "it belongs to another run ({fields}); this run is {}: use another file, or delete it to start over",
+                self.identity
+            )));
+        }
+        Ok(())
+    }
+
+    /// Records that task `id` finished with `value`: written at once, synced to disk when the
+    /// last sync is [`SYNC_INTERVAL`] old.
+    pub fn append(&mut self, id: usize, value: u128) -> Result<(), Error> {
+        self.write(&record_line(&self.identity, id, value))?;
+        self.records += 1;
+        if self.synced.is_none_or(|at| at.elapsed() >= SYNC_INTERVAL) {
+            self.sync()?;
+        }
+        Ok(())
+    }
+
+    /// Syncs every record written so far to disk.
+    pub fn sync(&mut self) -> Result<(), Error> {
+        self.file
+            .sync_data()
+            .map_err(|e| Error::checkpoint_io(&self.path, "cannot sync", e))?;
+        self.synced = Some(std::time::Instant::now());
+        Ok(())
+    }
+
+    /// How many tasks the journal records.
+    pub fn records(&self) -> usize {
+        self.records
+    }
+
+    /// The journal's path.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn write(&mut self, text: &str) -> Result<(), Error> {
+        self.file
+            .write_all(text.as_bytes())
+            .map_err(|e| Error::checkpoint_io(&self.path, "cannot write", e))
+    }
+}
+
+impl Drop for Journal {
+    /// The last records reach the disk whatever ends the run (an error has no one left to
+    /// report to here: [`Checkpoint::close`] syncs and reports first).
+    fn drop(&mut self) {
+        let _ = self.file.sync_data();
+    }
+}
+
+/// The bytes a journal is read in at a time (64 KiB in the unit tests, so that their
+/// journals of megabytes cross many blocks' ends).
+const READ_BLOCK: u64 = if cfg!(test) { 64 << 10 } else { 64 << 20 };
+
+/// Appends up to [`READ_BLOCK`] more bytes of `file` to `block`: how many (0 at its end).
+fn read_more(file: &mut File, block: &mut Vec<u8>) -> std::io::Result<usize> {
+    file.take(READ_BLOCK).read_to_end(block)
+}
+
+/// Whole lines of a journal as text; or, where they are not UTF-8, the number (from 0) and
+/// the text (its bad bytes replaced) of the first line that is not.
+fn block_text(lines: &[u8]) -> Result<&str, (usize, String)> {
+    std::str::from_utf8(lines).map_err(|e| {
+        let (before, after) = lines.split_at(e.valid_up_to());
+        let start = before
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |at| at + 1);
+        let end = after
+            .iter()
+            .position(|&b| b == b'\n')
+            .unwrap_or(after.len());
+        let text = String::from_utf8_lossy(&lines[start..before.len() + end]).into_owned();
+        (newlines(&before[..start]), text)
+    })
+}
+
+/// The line ends in `bytes`.
+fn newlines(bytes: &[u8]) -> usize {
+    bytes.iter().filter(|&&b| b == b'\n').count()
+}
+
+/// The journal's line recording that task `id` of the run `identity` finished with `value`.
+fn record_line(identity: &str, id: usize, value: u128) -> String {
+    let check = fnv1a(&format!("{identity} {id} {value}"));
+    format!("task {id} {value} {check:016x}\n")
+}
+
+/// The records of `lines` (whole lines, each ending in a newline) of the run whose
+/// identity's checksum is `start`, parsed in parallel on the current rayon pool in blocks of
+/// lines; or the first damaged line's number (from 0) and text.
+fn parse_records(
+    lines: &str,
+    start: u64,
+    tasks: usize,
+) -> Result<Vec<(usize, u128)>, (usize, &str)> {
+    use rayon::prelude::*;
+    // Blocks of about a megabyte, each ending at a line's end (4 KiB in the unit tests).
+    const BLOCK: usize = if cfg!(test) { 4 << 10 } else { 1 << 20 };
+    let mut blocks = Vec::new();
+    let mut rest = lines;
+    while !rest.is_empty() {
+        let cut = match rest.get(BLOCK..).and_then(|after| after.find('\n')) {
+            Some(at) => BLOCK + at + 1,
+            None => rest.len(),
+        };
+        let (block, after) = rest.split_at(cut);
+        blocks.push(block);
+        rest = after;
+    }
+    let parsed: Vec<Result<Vec<(usize, u128)>, (usize, &str)>> = blocks
+        .par_iter()
+        .map(|block| {
+            let mut records = Vec::with_capacity(block.len() / 32);
+            for (i, line) in block.split_inclusive('\n').enumerate() {
+                records.push(record(start, line, tasks).ok_or((i, line))?);
+            }
+            Ok(records)
+        })
+        .collect();
+    let mut records = Vec::with_capacity(parsed.iter().flatten().map(Vec::len).sum());
+    let mut line = 0;
+    for (block, result) in blocks.iter().zip(parsed) {
+        match result {
+            Ok(mut some) => records.append(&mut some),
+            Err((i, text)) => return Err((line + i, text)),
+        }
+        line += block.matches('\n').count();
+    }
+    Ok(records)
+}
+
+/// Parses one whole record line of the run whose identity's checksum is `start`, or `None`.
+fn record(start: u64, line: &str, tasks: usize) -> Option<(usize, u128)> {
+    let line = line.strip_suffix('\n')?;
+    let mut words = line.split(' ');
+    let (tag, id, value, check) = (words.next()?, words.next()?, words.next()?, words.next()?);
+    if tag != "task" || words.next().is_some() {
+        return None;
+    }
+    // The checksum of "{identity} {id} {value}", as 16 lowercase hexadecimal digits.
+    let hash = [" ", id, " ", value]
+        .iter()
+        .fold(start, |hash, word| fnv1a_on(hash, word.as_bytes()));
+    let hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
+    if check.len() != 16 || !check.bytes().all(hex) {
+        return None;
+    }
+    if u64::from_str_radix(check, 16).ok()? != hash {
+        return None;
+    }
+    let id: usize = id.parse().ok()?;
+    (id < tasks).then_some(())?;
+    Some((id, value.parse().ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn identity(n: u32) -> RunIdentity {
+        RunIdentity {
+            n,
+            engine: Engine::SEARCH,
+            split_depth: 2,
+            tasks: 100,
+            shard: None,
+            version: "test".into(),
+        }
+    }
+
+    #[test]
+    fn records_survive_reopening() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let (mut journal, done) = Journal::open(&path, &identity(12)).unwrap();
+        assert!(done.is_empty());
+        journal.append(3, 42).unwrap();
+        journal.append(7, u128::MAX).unwrap();
+        drop(journal);
+        let (journal, done) = Journal::open(&path, &identity(12)).unwrap();
+        assert_eq!(
+            done.into_iter().collect::<Vec<_>>(),
+            [(3, 42), (7, u128::MAX)]
+        );
+        assert_eq!(journal.records(), 2);
+    }
+
+    /// A journal of n = 12 recording task 1, with `tail` appended by hand.
+    fn journal_with_tail(dir: &Path, tail: &[u8]) -> PathBuf {
+        let path = dir.join("j");
+        let (mut journal, _) = Journal::open(&path, &identity(12)).unwrap();
+        journal.append(1, 10).unwrap();
+        drop(journal);
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(tail).unwrap();
+        path
+    }
+
+    #[test]
+    fn a_torn_last_record_is_dropped_and_trimmed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = journal_with_tail(dir.path(), b"task 2 2");
+        let (mut journal, done) = Journal::open(&path, &identity(12)).unwrap();
+        assert_eq!(done.len(), 1);
+        journal.append(2, 20).unwrap();
+        drop(journal);
+        let (_, done) = Journal::open(&path, &identity(12)).unwrap();
+        assert_eq!(done.into_iter().collect::<Vec<_>>(), [(1, 10), (2, 20)]);
+    }
+
+    #[test]
+    fn another_run_or_damage_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let (mut journal, _) = Journal::open(&path, &identity(12)).unwrap();
+        journal.append(1, 10).unwrap();
+        journal.append(2, 20).unwrap();
+        drop(journal);
+        let error = Journal::open(&path, &identity(13))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("another run"), "{error}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, text.replacen("task 1 10", "task 1 11", 1)).unwrap();
+        let error = Journal::open(&path, &identity(12))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("damaged record on line 2"), "{error}");
+        std::fs::write(&path, "hello\n").unwrap();
+        assert!(Journal::open(&path, &identity(12)).is_err());
+    }
+
+    /// A journal is parsed in blocks of a megabyte at once: a damaged record far into it is
+    /// named by its line in the file, and the records around the blocks' ends all count.
+    #[test]
+    fn a_damaged_record_past_the_first_blocks_is_named_by_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let mut id = identity(12);
+        id.tasks = 200_000;
+        let (mut journal, _) = Journal::open(&path, &id).unwrap();
+        for task in 0..200_000 {
+            journal
+                .write(&record_line(&journal.identity, task, 7))
+                .unwrap();
+        }
+        drop(journal);
+        let (_, done) = Journal::open(&path, &id).unwrap();
+        assert_eq!(done.len(), 200_000);
+        assert!(done.values().all(|&v| v == 7));
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.len() > 4 << 20,
+            "{} bytes: fewer than four blocks",
+            text.len()
+        );
+        let damaged = text.replacen("task 150001 7 ", "task 150001 8 ", 1);
+        std::fs::write(&path, damaged).unwrap();
+        let error = Journal::open(&path, &id).err().unwrap().to_string();
+        assert!(error.contains("damaged record on line 150003"), "{error}");
+    }
+
+    /// A record that is not UTF-8 text is named by its line, as any other damage is.
+    #[test]
+    fn a_record_that_is_not_text_is_named_by_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = journal_with_tail(dir.path(), b"task 2 \xff\xfe 0000000000000000\n");
+        let error = Journal::open(&path, &identity(12))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            error.contains("damaged record on line 3: \"task 2"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_whole_bad_last_line_is_refused_not_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = journal_with_tail(dir.path(), b"task 2 2 0000000000000000\n");
+        let error = Journal::open(&path, &identity(12))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("damaged record on line 3"), "{error}");
+    }
+
+    #[test]
+    fn a_journal_of_version_1_is_refused_with_the_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        std::fs::write(
+            &path,
+            "nqueens-checkpoint 1 n=12 engine=full split=2 tasks=100 shard=all version=0.1.0 check=0\n",
+        )
+        .unwrap();
+        let error = Journal::open(&path, &identity(12))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("nqueens 0.1.0"), "{error}");
+    }
+
+    /// A journal of nqueens 0.3.0, which numbered the join engine's tasks before units were
+    /// partitioned, is refused with the version named, whatever its other fields.
+    #[test]
+    fn a_journal_of_the_previous_numbering_is_refused_with_its_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let mut old = identity(12);
+        old.version = "0.3.0".into();
+        drop(Journal::open(&path, &old).unwrap());
+        let mut ours = identity(12);
+        ours.version = env!("CARGO_PKG_VERSION").into();
+        let error = Journal::open(&path, &ours).err().unwrap().to_string();
+        assert!(error.contains("a journal of nqueens 0.3.0"), "{error}");
+        assert!(error.contains(env!("CARGO_PKG_VERSION")), "{error}");
+    }
+
+    #[test]
+    fn a_journal_in_use_is_refused_until_its_run_closes_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let (journal, _) = Journal::open(&path, &identity(12)).unwrap();
+        for other in [identity(12), identity(13)] {
+            match Journal::open(&path, &other) {
+                Err(Error::InUse(message)) => assert!(message.contains("another run")),
+                Err(e) => panic!("{e}"),
+                Ok(_) => panic!("opened twice"),
+            }
+        }
+        drop(journal);
+        let (_, done) = Journal::open(&path, &identity(12)).unwrap();
+        assert!(done.is_empty());
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(text.lines().count(), 1, "{text}");
+    }
+
+    #[test]
+    fn a_directory_or_device_is_not_a_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        for path in [dir.path(), Path::new("/dev/null")] {
+            let error = Journal::open(path, &identity(12))
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(error.contains("not a regular file"), "{error}");
+        }
+    }
+}
