@@ -615,7 +615,7 @@ const MAX_FUNCTION_LINES: usize = 80;
 /// Functions over [`MAX_FUNCTION_LINES`] that are being split on another branch, as
 /// `path:name`. To be emptied once that split lands (the check fails on an entry that is no
 /// longer long, so it cannot be forgotten); not a place to park new long functions.
-const LONG_FUNCTIONS_BEING_SPLIT: &[&str] = &["src/join/unit.rs:count_unit_parted"];
+const LONG_FUNCTIONS_BEING_SPLIT: &[&str] = &[];
 
 /// Every function of a Rust source with a body, as (name, line of its `fn`, counted from 1,
 /// lines from that line to its closing brace). A function starts at a line whose code begins,

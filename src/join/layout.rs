@@ -90,8 +90,9 @@ pub(super) fn orbit_multiplicity(east: u32, rows: u32, h: u32) -> u32 {
 }
 
 /// The layouts the west rows `west` are joined under, with what each of their pairs is worth,
-/// appended to `out` in the order of the layouts.
+/// in `out` (emptied first) in the order of the layouts.
 pub(super) fn jobs_of(shape: Shape, layouts: &[Layout], west: u32, out: &mut Vec<Job>) {
+    out.clear();
     for (index, layout) in layouts.iter().enumerate() {
         if west & !layout.rows != 0 {
             continue;

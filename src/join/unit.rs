@@ -2,7 +2,7 @@
 //! layout counted against each piece; and timing a sample of a large unit's pieces, which
 //! `count --estimate` uses where a unit takes minutes (n = 26 on).
 
-use super::half::Cursor;
+use super::half::{Cursor, Part, Place, Side};
 use super::index::{CutPlan, Index};
 use super::layout::{Job, jobs_of};
 use super::memory::longest_run;
@@ -32,6 +32,17 @@ pub(super) struct Scratch {
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// What the east side of a unit's join borrows of a thread's [`Scratch`]: the unit's layouts,
+/// the west piece's index, and the east side's buffers and quarter slices.
+struct EastJoin<'s> {
+    jobs: &'s [Job],
+    index: &'s mut Index,
+    halves: &'s mut Vec<u64>,
+    souths: &'s mut Vec<[u64; 2]>,
+    north: &'s mut Slice,
+    south: &'s mut Slice,
 }
 
 /// What a count of a unit does besides counting, to time a sample of it: which pieces it
@@ -171,8 +182,7 @@ impl Plan {
         scratch: &mut Scratch,
         mut sampler: Option<&mut Sampler>,
     ) -> u128 {
-        let h = self.shape.h;
-        let piece = self.piece;
+        let (h, piece) = (self.shape.h, self.piece);
         let (west_part, east_part, cuts) = partition.parts(&CutPlan::new(self.shape));
         let Scratch {
             east: east_buf,
@@ -183,30 +193,24 @@ impl Plan {
             jobs,
             slices: [west_north, west_south, east_north, east_south],
         } = scratch;
-        jobs.clear();
         jobs_of(self.shape, &self.layouts, west_rows, jobs);
-        let place = self.west(west_rows);
-        let west = self.side(
-            place,
-            table.rows(west_north, h, place.north, place.north_rows),
-            table.rows(west_south, h, place.south, place.south_rows),
-        );
+        let west = self.side_on(self.west(west_rows), table, h, [west_north, west_south]);
         let mut total = 0u128;
         let mut west_at = Cursor::default();
         // A side's buffer holds a piece and at most one run of south entries more.
-        let most = piece + longest_run(h);
-        west_buf.clear();
-        west_buf.reserve_exact(most);
-        east_buf.clear();
-        east_buf.reserve_exact(most);
+        for buffer in [&mut *west_buf, &mut *east_buf] {
+            buffer.clear();
+            buffer.reserve_exact(piece + longest_run(h));
+        }
         let clock = sampler.as_ref().map(|s| s.clock);
-        let start = now(clock);
-        let mut west_done =
-            west.fill::<PARTED>(west_buf, west_souths, piece, &mut west_at, west_part);
-        let mut west_generation = since(clock, start);
-        let mut west_piece = 0;
+        let (mut west_generation, mut west_piece) = (Duration::ZERO, 0);
         // Without closures: they would not inherit the target features of this build.
         loop {
+            west_buf.clear();
+            let start = now(clock);
+            let west_done =
+                west.fill::<PARTED>(west_buf, west_souths, piece, &mut west_at, west_part);
+            west_generation += since(clock, start);
             let (indexed, east_generated) = match &sampler {
                 None => (true, true),
                 Some(s) => s.indexes(west_piece),
@@ -218,55 +222,24 @@ impl Plan {
                     s.build = since(clock, start);
                 }
             }
-            // The east half-boards of consecutive layouts of one multiplicity (all but the
-            // centre queen's on odd boards) are counted together, a piece at a time: a
-            // layout's alone are few, and a count has a cost per bucket and group besides
-            // its cost per half-board.
-            east_buf.clear();
-            let mut east_piece = 0;
-            let mut query = Duration::ZERO;
-            let start = now(clock);
-            for (i, &job) in jobs.iter().enumerate().filter(|_| east_generated) {
-                let place = self.east(west_rows, job);
-                let east = self.side(
-                    place,
-                    table.rows(east_north, h, place.north, place.north_rows),
-                    table.rows(east_south, h, place.south, place.south_rows),
-                );
-                let mut east_at = Cursor::default();
-                let last_of_its_multiplicity = jobs
-                    .get(i + 1)
-                    .is_none_or(|next| next.multiplicity != job.multiplicity);
-                loop {
-                    let done =
-                        east.fill::<PARTED>(east_buf, east_souths, piece, &mut east_at, east_part);
-                    // A full piece, or the last layout of this multiplicity: count them.
-                    if !done || last_of_its_multiplicity {
-                        match &sampler {
-                            None => {
-                                let pairs = index.count(gather, east_buf);
-                                total += u128::from(pairs) * u128::from(job.multiplicity);
-                            }
-                            Some(s) if s.queries(east_piece) => {
-                                let start = now(clock);
-                                let pairs = index.count(gather, east_buf);
-                                total += u128::from(pairs) * u128::from(job.multiplicity);
-                                query = since(clock, start);
-                            }
-                            Some(_) => {}
-                        }
-                        east_piece += 1;
-                        east_buf.clear();
-                    }
-                    if done {
-                        break;
-                    }
+            if east_generated {
+                let start = now(clock);
+                let east = EastJoin {
+                    jobs,
+                    index,
+                    halves: east_buf,
+                    souths: east_souths,
+                    north: east_north,
+                    south: east_south,
+                };
+                let work = (west_rows, east_part);
+                let (pairs, query, pieces) =
+                    self.join_east::<G, PARTED>(gather, table, work, east, sampler.as_deref());
+                total += pairs;
+                if let Some(s) = sampler.as_deref_mut() {
+                    s.east_generation = since(clock, start).saturating_sub(query);
+                    (s.query, s.east_pieces) = (query, pieces);
                 }
-            }
-            if let (Some(s), true) = (sampler.as_deref_mut(), east_generated) {
-                s.east_generation = since(clock, start).saturating_sub(query);
-                s.query = query;
-                s.east_pieces = east_piece;
             }
             // A sampler that has joined its pair needs no more west pieces generated.
             let goes_on = sampler.as_ref().is_none_or(|s| s.goes_on_after(west_piece));
@@ -274,16 +247,90 @@ impl Plan {
             if west_done || !goes_on {
                 break;
             }
-            west_buf.clear();
-            let start = now(clock);
-            west_done = west.fill::<PARTED>(west_buf, west_souths, piece, &mut west_at, west_part);
-            west_generation += since(clock, start);
         }
         if let Some(s) = sampler {
-            s.west_pieces = west_piece;
-            s.west_generation = west_generation;
+            (s.west_pieces, s.west_generation) = (west_piece, west_generation);
         }
         total
+    }
+
+    /// The side at `place`, its north and south quarters' placements read from `table`
+    /// (or built on demand into `slices`, north then south).
+    #[inline(always)]
+    fn side_on<'t>(
+        &self,
+        place: Place,
+        table: &'t Table,
+        h: u32,
+        [north, south]: [&'t mut Slice; 2],
+    ) -> Side<'t> {
+        self.side(
+            place,
+            table.rows(north, h, place.north, place.north_rows),
+            table.rows(south, h, place.south, place.south_rows),
+        )
+    }
+
+    /// The pairs of the west piece `east.index` holds with every east half-board of the
+    /// unit's layouts that `east_part` keeps, times each layout's multiplicity; the time of
+    /// the sampler's query (zero without one) and the east pieces counted. With a sampler,
+    /// only the east piece it picks is queried. The east half-boards of consecutive layouts
+    /// of one multiplicity (all but the centre queen's on odd boards) are counted together,
+    /// a piece at a time: a layout's alone are few, and a count has a cost per bucket and
+    /// group besides its cost per half-board. Inlined, as its caller is, into each build.
+    #[inline(always)]
+    fn join_east<G: Gather, const PARTED: bool>(
+        &self,
+        gather: G,
+        table: &Table,
+        (west_rows, east_part): (u32, Part),
+        east: EastJoin<'_>,
+        sampler: Option<&Sampler>,
+    ) -> (u128, Duration, usize) {
+        let (h, piece) = (self.shape.h, self.piece);
+        let clock = sampler.map(|s| s.clock);
+        let EastJoin {
+            jobs,
+            index,
+            halves,
+            souths,
+            north,
+            south,
+        } = east;
+        let (mut total, mut query, mut east_piece) = (0u128, Duration::ZERO, 0);
+        halves.clear();
+        for (i, &job) in jobs.iter().enumerate() {
+            let side = self.side_on(self.east(west_rows, job), table, h, [north, south]);
+            let mut at = Cursor::default();
+            let last_of_its_multiplicity = jobs
+                .get(i + 1)
+                .is_none_or(|next| next.multiplicity != job.multiplicity);
+            loop {
+                let done = side.fill::<PARTED>(halves, souths, piece, &mut at, east_part);
+                // A full piece, or the last layout of this multiplicity: count them.
+                if !done || last_of_its_multiplicity {
+                    match sampler {
+                        None => {
+                            let pairs = index.count(gather, halves);
+                            total += u128::from(pairs) * u128::from(job.multiplicity);
+                        }
+                        Some(s) if s.queries(east_piece) => {
+                            let start = now(clock);
+                            let pairs = index.count(gather, halves);
+                            total += u128::from(pairs) * u128::from(job.multiplicity);
+                            query = since(clock, start);
+                        }
+                        Some(_) => {}
+                    }
+                    east_piece += 1;
+                    halves.clear();
+                }
+                if done {
+                    break;
+                }
+            }
+        }
+        (total, query, east_piece)
     }
 
     /// The solutions of `partition` of the unit on `west_rows` ([`Plan::count_unit_with`]),
