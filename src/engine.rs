@@ -66,17 +66,14 @@ impl Engine {
 
     /// The engine that counts the n x n board when `self` is asked for: `Auto` settled by the
     /// board size; an error when the join engine is asked for a size it does not count.
+    /// [`Request::choose`] for n alone (no memory limit, no GPU named), except that a GPU
+    /// asked for is taken as there and stays named [`Engine::Gpu`]: nothing is opened.
     pub fn settle(self, n: u32) -> Result<Engine, Error> {
-        match self {
-            Engine::Join if !join::supports(n) => Err(Error::Engine(format!(
-                "the join engine counts boards of {} to {} (n = {n})",
-                join::MIN_N,
-                join::MAX_N
-            ))),
-            Engine::Auto if (join::AUTO_FROM..=join::MAX_N).contains(&n) => Ok(Engine::Join),
-            Engine::Auto => Ok(Engine::SEARCH),
-            settled => Ok(settled),
-        }
+        let choice = Request::new(self, n).choose(|| Ok(()))?;
+        Ok(match (choice.gpu, self) {
+            (Some(()), Engine::Gpu(_)) => self,
+            _ => choice.engine,
+        })
     }
 }
 
@@ -123,6 +120,198 @@ impl Symmetry {
 /// What [`Engine::Gpu`] says in a build without the `gpu` feature.
 pub const NO_GPU_SUPPORT: &str =
     "this build has no GPU support; build one with `cargo build --release --features gpu`";
+
+/// What a count asks of its engine: the inputs of [`Request::choose`], the one place a job's
+/// engine, and what it falls back to, is decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Request {
+    /// The engine asked for.
+    pub engine: Engine,
+    /// The board size (checked by the caller: the choice does not refuse a size).
+    pub n: u32,
+    /// Whether a GPU was named ([`Counter::gpu_adapter`](crate::Counter::gpu_adapter)): with
+    /// [`Engine::Auto`], it is tried first.
+    pub gpu_named: bool,
+    /// The limit on the join engine's data, in bytes, if any.
+    pub max_memory: Option<u64>,
+    /// The worker threads, each of which holds a piece of the join engine's.
+    pub threads: usize,
+}
+
+/// Why a [`Choice`] took its engine: each step of [`Request::choose`] that decided something.
+/// The library prints nothing; each fallback's doc quotes the line `nqueens count` says for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Reason {
+    /// The engine asked for counts as asked. No note.
+    Asked,
+    /// `Auto` on a board the join engine counts fastest (`join::AUTO_FROM` to
+    /// `join::MAX_N`). No note.
+    JoinBySize,
+    /// `Auto` on a board below or past those sizes: the search, full symmetry. No note.
+    SearchBySize,
+    /// `Auto` with a GPU named, which opened: it counts the search's tasks (full symmetry).
+    /// No note.
+    GpuNamed,
+    /// `Auto` with a GPU named that could not be opened (or a build without the `gpu`
+    /// feature: [`NO_GPU_SUPPORT`]); the CPU engine `Auto` takes by size counts. The CLI says
+    /// `warning: {error}; the CPU counted instead` once the count is done.
+    GpuUnavailable(Error),
+    /// `Auto` with a GPU that failed while it counted ([`Request::after_gpu_failure`]): the
+    /// CPU counts the tasks it left. The CLI says `warning: {error}; the CPU counted instead`.
+    GpuFailed(Error),
+    /// `Auto` would take the join engine, but the memory limit holds not even its smallest
+    /// pieces: the search, which needs next to none, counts instead. The CLI says `note:
+    /// --max-memory LIMIT is too little for the join engine at n = N (it needs at least
+    /// LEAST): the search counts instead, which takes longer` (LEAST from `needed`).
+    JoinOverMemory {
+        /// The least memory the join engine needs here ([`join::least_bytes`]).
+        needed: u64,
+        /// Its quarter table's share of that.
+        table: u64,
+    },
+}
+
+/// The engine a [`Request`] gets, and why.
+#[derive(Debug)]
+pub struct Choice<G> {
+    /// The engine that counts: never [`Engine::Auto`] nor [`Engine::Gpu`] (a GPU counts the
+    /// search's tasks, so the engine is then the search).
+    pub engine: Engine,
+    /// The GPU that counts, if one does: what the request's `open_gpu` returned.
+    pub gpu: Option<G>,
+    /// The join engine's piece under the memory limit ([`join::DEFAULT_PIECE`] without one).
+    pub piece: usize,
+    /// Each step that decided, in the order taken: one reason, or a fallback and then the
+    /// reason for the engine fallen back to.
+    pub reasons: Vec<Reason>,
+}
+
+impl Request {
+    /// A request for `engine` on the n x n board, with no GPU named, no memory limit, and one
+    /// thread.
+    pub fn new(engine: Engine, n: u32) -> Request {
+        Request {
+            engine,
+            n,
+            gpu_named: false,
+            max_memory: None,
+            threads: 1,
+        }
+    }
+
+    /// The one place a job's engine and its fallbacks are decided; `open_gpu` is called only
+    /// when a GPU is to count. Rows are tried in order; "join fits" is `join::piece_for`.
+    ///
+    /// | asked | n | GPU | memory | engine | reasons (or error) |
+    /// |---|---|---|---|---|---|
+    /// | `Search(s)` | any | - | any | `Search(s)` | `Asked` |
+    /// | `Join` | outside `MIN_N..=MAX_N` | - | any | - | `Error::Engine` |
+    /// | `Join` | supported | - | fits or none | `Join` | `Asked` |
+    /// | `Join` | supported | - | too little | - | `Error::Memory` |
+    /// | `Gpu(s)` | any | opens | any | `Search(s)` on the GPU | `Asked` |
+    /// | `Gpu(s)` | any | fails, or no `gpu` feature | any | - | the GPU's error |
+    /// | `Auto`, no GPU named | `AUTO_FROM..=MAX_N` | - | fits or none | `Join` | `JoinBySize` |
+    /// | `Auto`, no GPU named | `AUTO_FROM..=MAX_N` | - | too little | `SEARCH` | `JoinBySize`, `JoinOverMemory` |
+    /// | `Auto`, no GPU named | other | - | any | `SEARCH` | `SearchBySize` |
+    /// | `Auto`, GPU named | any | opens | any | `SEARCH` on the GPU | `GpuNamed` |
+    /// | `Auto`, GPU named | any | fails, or no `gpu` feature | any | as `Auto` with none named | `GpuUnavailable`, then its rows' |
+    ///
+    /// Threads matter only to the memory a join needs (a piece per thread). A GPU that fails
+    /// while counting is [`Request::after_gpu_failure`]'s.
+    pub fn choose<G>(
+        &self,
+        open_gpu: impl FnOnce() -> Result<G, Error>,
+    ) -> Result<Choice<G>, Error> {
+        let mut reasons = Vec::new();
+        let gpu_symmetry = match self.engine {
+            Engine::Auto if self.gpu_named => Some((Symmetry::Full, Reason::GpuNamed)),
+            Engine::Gpu(symmetry) => Some((symmetry, Reason::Asked)),
+            _ => None,
+        };
+        if let Some((symmetry, reason)) = gpu_symmetry {
+            match open_gpu() {
+                Ok(gpu) => {
+                    return Ok(Choice {
+                        engine: Engine::Search(symmetry),
+                        gpu: Some(gpu),
+                        piece: join::DEFAULT_PIECE,
+                        reasons: vec![reason],
+                    });
+                }
+                Err(error) if self.engine == Engine::Auto => {
+                    reasons.push(Reason::GpuUnavailable(error));
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        let engine = match self.engine {
+            Engine::Join if !join::supports(self.n) => {
+                return Err(Error::Engine(format!(
+                    "the join engine counts boards of {} to {} (n = {})",
+                    join::MIN_N,
+                    join::MAX_N,
+                    self.n
+                )));
+            }
+            // A GPU asked for has returned above, opened or failed.
+            Engine::Auto | Engine::Gpu(_) if (join::AUTO_FROM..=join::MAX_N).contains(&self.n) => {
+                reasons.push(Reason::JoinBySize);
+                Engine::Join
+            }
+            Engine::Auto | Engine::Gpu(_) => {
+                reasons.push(Reason::SearchBySize);
+                Engine::SEARCH
+            }
+            asked => {
+                reasons.push(Reason::Asked);
+                asked
+            }
+        };
+        self.within_memory(engine, reasons)
+    }
+
+    /// [`Request::choose`]'s last step: the join engine's piece under the memory limit, or,
+    /// for `Auto`, the search when not even the smallest fits.
+    fn within_memory<G>(
+        &self,
+        engine: Engine,
+        mut reasons: Vec<Reason>,
+    ) -> Result<Choice<G>, Error> {
+        let mut choice = Choice {
+            engine,
+            gpu: None,
+            piece: join::DEFAULT_PIECE,
+            reasons: Vec::new(),
+        };
+        if let (Engine::Join, Some(limit)) = (engine, self.max_memory) {
+            match join::piece_for(self.n, limit, self.threads) {
+                Ok(piece) => choice.piece = piece,
+                Err(Error::Memory { needed, table }) if self.engine == Engine::Auto => {
+                    choice.engine = Engine::SEARCH;
+                    reasons.push(Reason::JoinOverMemory { needed, table });
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        choice.reasons = reasons;
+        Ok(choice)
+    }
+
+    /// What a count whose GPU failed with `error` while it ran does: the reason the CPU
+    /// counts the tasks the GPU left, or the error that ends the count (a cancellation
+    /// always; any error unless [`Request::choose`] falls back from a GPU that fails, which
+    /// it asks). The engine is kept, not chosen again: the finished tasks are the search's,
+    /// numbered and valued as its plan says, so only the search can count the rest.
+    pub fn after_gpu_failure(&self, error: Error) -> Result<Reason, Error> {
+        if error == Error::Cancelled {
+            return Err(error);
+        }
+        let failing = error.clone();
+        self.choose(|| Err::<(), _>(failing))?;
+        Ok(Reason::GpuFailed(error))
+    }
+}
 
 /// The numbered tasks of one count.
 pub enum Plan {

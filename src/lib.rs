@@ -38,7 +38,7 @@ mod run;
 mod explore;
 mod solutions;
 
-pub use engine::{Engine, NO_GPU_SUPPORT, Plan, Symmetry};
+pub use engine::{Choice, Engine, NO_GPU_SUPPORT, Plan, Reason, Request, Symmetry};
 pub use error::{Error, Failure};
 pub use explore::{browse, partial, trace};
 pub use limits::{MAX_N, MAX_SPLIT_DEPTH, MAX_THREADS};

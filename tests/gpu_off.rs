@@ -36,3 +36,21 @@ fn the_library_says_so_too() {
         .unwrap_err();
     assert!(matches!(error, nqueens::Error::Gpu(_)), "{error:?}");
 }
+
+#[test]
+fn auto_with_a_gpu_named_counts_on_the_cpu_and_says_the_build_has_no_gpu_support() {
+    let job = nqueens::Counter::new()
+        .gpu_adapter("any")
+        .threads(1)
+        .prepare(10)
+        .unwrap();
+    let missing = nqueens::Error::Gpu(nqueens::NO_GPU_SUPPORT.into());
+    assert_eq!(job.gpu_fallback.get(), Some(&missing));
+    assert_eq!(
+        job.reasons,
+        [
+            nqueens::Reason::GpuUnavailable(missing),
+            nqueens::Reason::SearchBySize
+        ]
+    );
+}

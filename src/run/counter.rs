@@ -2,9 +2,10 @@
 
 use super::driver;
 use super::job::{Job, Progress};
-use crate::engine::{Engine, Plan, Symmetry};
+#[cfg(not(feature = "gpu"))]
+use crate::engine::NO_GPU_SUPPORT;
+use crate::engine::{Engine, Plan, Reason, Request};
 use crate::error::Error;
-use crate::join;
 use crate::search::split;
 use crate::symmetry::{Classes, rotation_fixed};
 use std::sync::OnceLock;
@@ -154,45 +155,11 @@ impl<'a> Counter<'a> {
         {
             return Err(Error::SplitDepth(d));
         }
-        let asked = match self.engine {
-            Engine::Auto if self.gpu_adapter.is_some() => Engine::Gpu(Symmetry::Full),
-            asked => asked,
-        };
+        let choice = self.request(n, threads).choose(|| self.open_gpu())?;
+        let engine = choice.engine;
         let gpu_fallback = OnceLock::new();
-        #[cfg(feature = "gpu")]
-        let mut gpu = None;
-        let mut engine = match asked {
-            Engine::Gpu(symmetry) => {
-                #[cfg(feature = "gpu")]
-                let opened = crate::gpu::Gpu::open(self.gpu_adapter.as_deref());
-                #[cfg(not(feature = "gpu"))]
-                let opened: Result<(), Error> =
-                    Err(Error::Gpu(crate::engine::NO_GPU_SUPPORT.into()));
-                match opened {
-                    Ok(_opened) => {
-                        #[cfg(feature = "gpu")]
-                        {
-                            gpu = Some(_opened);
-                        }
-                        // The GPU counts the search's tasks.
-                        Engine::Search(symmetry)
-                    }
-                    Err(e) if self.engine == Engine::Auto => {
-                        let _ = gpu_fallback.set(e);
-                        Engine::Auto.settle(n)?
-                    }
-                    Err(e) => return Err(e),
-                }
-            }
-            asked => asked.settle(n)?,
-        };
-        let mut piece = join::DEFAULT_PIECE;
-        if let (Engine::Join, Some(limit)) = (engine, self.max_memory) {
-            match join::piece_for(n, limit, threads) {
-                Ok(p) => piece = p,
-                Err(_) if self.engine == Engine::Auto => engine = Engine::SEARCH,
-                Err(e) => return Err(e),
-            }
+        if let Some(Reason::GpuUnavailable(error)) = choice.reasons.first() {
+            let _ = gpu_fallback.set(error.clone());
         }
         let split_depth = match self.split_depth {
             // As deep as asked, or as the board, the cap on tasks and the memory limit allow.
@@ -207,7 +174,7 @@ impl<'a> Counter<'a> {
         };
         let mut plan = Plan::new(n, engine, split_depth)?;
         if let Plan::Join(join) = &mut plan {
-            join.set_piece(piece);
+            join.set_piece(choice.piece);
         }
         // Never more workers than tasks: a thread without a task only costs its start.
         let threads = threads.min(plan.len().max(1));
@@ -221,8 +188,9 @@ impl<'a> Counter<'a> {
             weights,
             estimated: false,
             #[cfg(feature = "gpu")]
-            gpu,
+            gpu: choice.gpu,
             gpu_fallback,
+            reasons: choice.reasons,
         })
     }
 
@@ -283,9 +251,12 @@ impl<'a> Counter<'a> {
             cancel,
         );
         match result {
-            Err(Error::Cancelled) => Err(Error::Cancelled),
-            Err(error) if self.engine == Engine::Auto => {
-                let _ = job.gpu_fallback.set(error);
+            Err(error) => {
+                // What to fall back to is the decision's; the engine stays the search's.
+                let request = self.request(job.n, job.threads);
+                if let Reason::GpuFailed(error) = request.after_gpu_failure(error)? {
+                    let _ = job.gpu_fallback.set(error);
+                }
                 let rest: Vec<usize> = ids
                     .iter()
                     .copied()
@@ -295,8 +266,31 @@ impl<'a> Counter<'a> {
                 finished.extend(rest.into_iter().zip(values));
                 Ok(ids.iter().map(|id| finished[id]).collect())
             }
-            result => result,
+            values => values,
         }
+    }
+
+    /// What this counter asks of the engine for the n x n board on `threads` threads.
+    fn request(&self, n: u32, threads: usize) -> Request {
+        Request {
+            engine: self.engine,
+            n,
+            gpu_named: self.gpu_adapter.is_some(),
+            max_memory: self.max_memory,
+            threads,
+        }
+    }
+
+    /// The GPU named, or the first found, opened for [`Request::choose`].
+    #[cfg(feature = "gpu")]
+    fn open_gpu(&self) -> Result<crate::gpu::Gpu, Error> {
+        crate::gpu::Gpu::open(self.gpu_adapter.as_deref())
+    }
+
+    /// Without the `gpu` feature there is no GPU to open: [`NO_GPU_SUPPORT`] says so.
+    #[cfg(not(feature = "gpu"))]
+    fn open_gpu(&self) -> Result<(), Error> {
+        Err(Error::Gpu(NO_GPU_SUPPORT.into()))
     }
 
     /// [`Counter::run`] on the CPU threads.

@@ -2,7 +2,7 @@
 
 use super::deal::partition;
 use super::driver;
-use crate::engine::{Engine, Plan};
+use crate::engine::{Engine, Plan, Reason};
 use crate::error::Error;
 use std::sync::OnceLock;
 
@@ -43,6 +43,9 @@ pub struct Job {
     /// Why the GPU asked for with [`Engine::Auto`] and [`Counter::gpu_adapter`](crate::Counter::gpu_adapter) did not count
     /// (it could not be opened, or failed during the run: the CPU then counted the rest).
     pub gpu_fallback: OnceLock<Error>,
+    /// Why `engine` counts, as [`Request::choose`](crate::engine::Request::choose) decided
+    /// when the job was prepared (a GPU failing later is in `gpu_fallback`).
+    pub reasons: Vec<Reason>,
 }
 
 impl Job {

@@ -321,7 +321,7 @@ impl Journal {
 
 impl Drop for Journal {
     /// The last records reach the disk whatever ends the run (an error has no one left to
-    /// report to here: [`Checkpoint::close`] syncs and reports first).
+    /// report to here: [`Checkpoint::close`](crate::run::checkpoint::Checkpoint::close) syncs and reports first).
     fn drop(&mut self) {
         let _ = self.file.sync_data();
     }
@@ -365,6 +365,10 @@ fn record_line(identity: &str, id: usize, value: u128) -> String {
     format!("task {id} {value} {check:016x}\n")
 }
 
+/// One block's records, or its first damaged line's number in the block and text: named
+/// because the type spelled out is more than clippy lets a binding carry.
+type BlockRecords<'a> = Result<Vec<(usize, u128)>, (usize, &'a str)>;
+
 /// The records of `lines` (whole lines, each ending in a newline) of the run whose
 /// identity's checksum is `start`, parsed in parallel on the current rayon pool in blocks of
 /// lines; or the first damaged line's number (from 0) and text.
@@ -387,7 +391,7 @@ fn parse_records(
         blocks.push(block);
         rest = after;
     }
-    let parsed: Vec<Result<Vec<(usize, u128)>, (usize, &str)>> = blocks
+    let parsed: Vec<BlockRecords> = blocks
         .par_iter()
         .map(|block| {
             let mut records = Vec::with_capacity(block.len() / 32);
