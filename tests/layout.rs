@@ -40,23 +40,25 @@ const LAYERS: &[&[&str]] = &[
 /// circle.
 const KNOWN_PARENT_CIRCLES: &[&str] = &[];
 
+/// Every `.rs` file under `dir`, appended to `out`.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
 /// Every `.rs` file of the library (the binary's `main.rs`, `cli/` and `serve/`
 /// left out), by its module
 /// path (`run::counter`, `search`, `lib`): its code, the file without its unit tests.
 fn library_modules() -> BTreeMap<String, String> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    walk(&src, &mut files);
+    rust_files(&src, &mut files);
     let mut modules = BTreeMap::new();
     for file in files {
         let relative = file.strip_prefix(&src).unwrap().with_extension("");
@@ -711,18 +713,8 @@ fn functions_are_measured_from_their_fn_line_to_their_closing_brace() {
 #[test]
 fn no_function_in_src_is_longer_than_80_lines() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                sources(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
     let mut files = Vec::new();
-    sources(&root.join("src"), &mut files);
+    rust_files(&root.join("src"), &mut files);
     files.sort();
     let (mut measured, mut long, mut excepted) = (0, Vec::new(), BTreeSet::new());
     for file in files {
