@@ -308,8 +308,19 @@ impl Request {
             return Err(error);
         }
         let failing = error.clone();
-        self.choose(|| Err::<(), _>(failing))?;
-        Ok(Reason::GpuFailed(error))
+        // Only a request that falls back from a GPU that cannot count does so here: a search
+        // or join request never had a GPU to lose, and its GPU error is the count's.
+        match self.choose(|| Err::<(), _>(failing)) {
+            Ok(choice)
+                if choice
+                    .reasons
+                    .iter()
+                    .any(|r| matches!(r, Reason::GpuUnavailable(_))) =>
+            {
+                Ok(Reason::GpuFailed(error))
+            }
+            _ => Err(error),
+        }
     }
 }
 

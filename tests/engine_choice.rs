@@ -220,6 +220,23 @@ fn a_gpu_failing_while_it_counts_falls_back_to_the_cpu_only_under_auto() {
     );
 }
 
+/// Regression: a GPU failing mid-run under a search or join request (a job prepared with a
+/// GPU, run by a counter asked for another engine) fell back to the CPU, or returned the join
+/// engine's size error, where the count must end with the GPU's error.
+#[test]
+fn a_gpu_failing_under_a_search_or_join_request_ends_with_the_gpu_s_error() {
+    let error = gpu_fails().unwrap_err();
+    for engine in [Engine::Search(Symmetry::Full), Engine::Join] {
+        for n in [8, 18, 30] {
+            assert_eq!(
+                request(engine, n).after_gpu_failure(error.clone()),
+                Err(error.clone()),
+                "{engine:?} n = {n}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_cancelled_gpu_count_ends_even_under_auto() {
     assert_eq!(

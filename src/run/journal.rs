@@ -199,7 +199,15 @@ impl Journal {
                     text.trim_end()
                 ))
             };
-            let text = block_text(lines).map_err(|(at, text)| damaged(at, &text))?;
+            let text = match block_text(lines) {
+                Ok(text) => text,
+                Err((before, at, text)) => {
+                    // A damaged record before the line that is not text is named first.
+                    parse_records(before, start, identity.tasks)
+                        .map_err(|(at, text)| damaged(at, text))?;
+                    return Err(damaged(at, &text));
+                }
+            };
             let mut some = parse_records(text, start, identity.tasks)
                 .map_err(|(at, text)| damaged(at, text))?;
             if records.is_empty() && !some.is_empty() {
@@ -210,7 +218,9 @@ impl Journal {
                     .metadata()
                     .map_or(0, |m| m.len())
                     .saturating_sub(offset);
-                records.reserve(usize::try_from(left / (whole / some.len()) as u64).unwrap_or(0));
+                let wanted = usize::try_from(left / (whole / some.len()) as u64).unwrap_or(0);
+                // A hint: a file of junk past its first records must not abort the read.
+                let _ = records.try_reserve(wanted);
             }
             records.append(&mut some);
             line += newlines(lines);
@@ -336,9 +346,9 @@ fn read_more(file: &mut File, block: &mut Vec<u8>) -> std::io::Result<usize> {
     file.take(READ_BLOCK).read_to_end(block)
 }
 
-/// Whole lines of a journal as text; or, where they are not UTF-8, the number (from 0) and
-/// the text (its bad bytes replaced) of the first line that is not.
-fn block_text(lines: &[u8]) -> Result<&str, (usize, String)> {
+/// Whole lines of a journal as text; or, where they are not UTF-8, the whole lines before the
+/// first line that is not, and that line's number (from 0) and text (its bad bytes replaced).
+fn block_text(lines: &[u8]) -> Result<&str, (&str, usize, String)> {
     std::str::from_utf8(lines).map_err(|e| {
         let (before, after) = lines.split_at(e.valid_up_to());
         let start = before
@@ -350,7 +360,9 @@ fn block_text(lines: &[u8]) -> Result<&str, (usize, String)> {
             .position(|&b| b == b'\n')
             .unwrap_or(after.len());
         let text = String::from_utf8_lossy(&lines[start..before.len() + end]).into_owned();
-        (newlines(&before[..start]), text)
+        // Valid UTF-8 up to `valid_up_to`, and `start` is at or before it.
+        let whole = std::str::from_utf8(&before[..start]).unwrap_or_default();
+        (whole, newlines(&before[..start]), text)
     })
 }
 
@@ -551,6 +563,23 @@ mod tests {
     fn a_record_that_is_not_text_is_named_by_its_line() {
         let dir = tempfile::tempdir().unwrap();
         let path = journal_with_tail(dir.path(), b"task 2 \xff\xfe 0000000000000000\n");
+        let error = Journal::open(&path, &identity(12))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            error.contains("damaged record on line 3: \"task 2"),
+            "{error}"
+        );
+    }
+
+    /// Regression: a damaged record before a line that is not text, in the same block, was
+    /// not named: the later line was, since the block was checked as text before its records.
+    #[test]
+    fn the_first_damage_is_named_when_a_later_line_is_not_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let tail = b"task 2 2 0000000000000000\ntask 3 \xff 0000000000000000\n";
+        let path = journal_with_tail(dir.path(), tail);
         let error = Journal::open(&path, &identity(12))
             .err()
             .unwrap()
