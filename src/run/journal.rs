@@ -481,6 +481,16 @@ mod tests {
         assert_eq!(journal.records(), 2);
     }
 
+    /// The error opening a journal of n = 12 that records task 1, with `tail` appended.
+    fn error_with_tail(tail: &[u8]) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = journal_with_tail(dir.path(), tail);
+        Journal::open(&path, &identity(12))
+            .err()
+            .unwrap()
+            .to_string()
+    }
+
     /// A journal of n = 12 recording task 1, with `tail` appended by hand.
     fn journal_with_tail(dir: &Path, tail: &[u8]) -> PathBuf {
         let path = dir.join("j");
@@ -561,12 +571,7 @@ mod tests {
     /// A record that is not UTF-8 text is named by its line, as any other damage is.
     #[test]
     fn a_record_that_is_not_text_is_named_by_its_line() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = journal_with_tail(dir.path(), b"task 2 \xff\xfe 0000000000000000\n");
-        let error = Journal::open(&path, &identity(12))
-            .err()
-            .unwrap()
-            .to_string();
+        let error = error_with_tail(b"task 2 \xff\xfe 0000000000000000\n");
         assert!(
             error.contains("damaged record on line 3: \"task 2"),
             "{error}"
@@ -577,13 +582,7 @@ mod tests {
     /// not named: the later line was, since the block was checked as text before its records.
     #[test]
     fn the_first_damage_is_named_when_a_later_line_is_not_text() {
-        let dir = tempfile::tempdir().unwrap();
-        let tail = b"task 2 2 0000000000000000\ntask 3 \xff 0000000000000000\n";
-        let path = journal_with_tail(dir.path(), tail);
-        let error = Journal::open(&path, &identity(12))
-            .err()
-            .unwrap()
-            .to_string();
+        let error = error_with_tail(b"task 2 2 0000000000000000\ntask 3 \xff 0000000000000000\n");
         assert!(
             error.contains("damaged record on line 3: \"task 2"),
             "{error}"
@@ -592,12 +591,7 @@ mod tests {
 
     #[test]
     fn a_whole_bad_last_line_is_refused_not_dropped() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = journal_with_tail(dir.path(), b"task 2 2 0000000000000000\n");
-        let error = Journal::open(&path, &identity(12))
-            .err()
-            .unwrap()
-            .to_string();
+        let error = error_with_tail(b"task 2 2 0000000000000000\n");
         assert!(error.contains("damaged record on line 3"), "{error}");
     }
 
