@@ -187,7 +187,7 @@ pub(super) const GROUP: usize = 8;
 const GROUP_MEMBERS: usize = 64 * GROUP;
 
 /// One row of a group's table: bit `j` of word `k` stands for member `64 k + j`.
-type Row = [u64; GROUP];
+pub(super) type Row = [u64; GROUP];
 
 /// Half-boards of one piece, bucketed and bit-sliced for counting.
 ///
@@ -216,6 +216,8 @@ pub(super) struct Index {
     query_bounds: Vec<u32>,
     /// The row numbers each query reads, `chunks` to a query, in the order of `queries`.
     rows: Vec<u32>,
+    /// How many times it was built ([`Index::builds`]).
+    builds: u64,
 }
 
 impl Index {
@@ -301,16 +303,18 @@ impl Index {
         self.sorted = sorted;
         self.bounds = bounds;
         self.keys = Some(keys);
+        self.builds += 1;
     }
 
     /// The pairs of `patterns` and indexed patterns that share no diagonal.
     #[inline(always)]
     pub(super) fn count<G: Gather>(&mut self, gather: G, patterns: &[u64]) -> u64 {
+        self.prepare_queries(gather, patterns);
         // Constants for the compiler: the loop over a query's rows is unrolled.
         macro_rules! dispatch {
             ($($c:literal),*) => {
                 match self.chunking.count() {
-                    $($c => self.count_with::<G, $c>(gather, patterns),)*
+                    $($c => self.count_prepared::<$c>(),)*
                     _ => unreachable!("patterns are at most 64 bits wide"),
                 }
             };
@@ -318,23 +322,65 @@ impl Index {
         dispatch!(1, 2, 3, 4, 5, 6, 7, 8)
     }
 
+    /// The pairs of the prepared queries ([`Index::prepare_queries`]), group by group.
     #[inline(always)]
-    fn count_with<G: Gather, const CHUNKS: usize>(&mut self, gather: G, patterns: &[u64]) -> u64 {
+    fn count_prepared<const CHUNKS: usize>(&self) -> u64 {
+        let mut here = CountHere::<CHUNKS> {
+            tables: &self.tables,
+            rows: &self.rows,
+            per_group: self.chunking.rows(),
+            total: 0,
+        };
+        self.each_pairing(&mut here);
+        here.total
+    }
+
+    /// Files `patterns` as queries by bucket and works out the row numbers each reads,
+    /// `chunks` to a query ([`Index::query_rows`]): what a count, here or on a device, reads.
+    #[inline(always)]
+    pub(super) fn prepare_queries<G: Gather>(&mut self, gather: G, patterns: &[u64]) {
         let keys = self.keys.expect("index built");
-        let mut queries = std::mem::take(&mut self.queries);
-        let mut bounds = std::mem::take(&mut self.query_bounds);
-        let mut rows = std::mem::take(&mut self.rows);
-        Self::bucket(gather, &keys, patterns, &mut queries, &mut bounds);
-        let soft_count = keys.soft_count;
-        let all = (1usize << keys.hard.count) - 1;
+        Self::bucket(
+            gather,
+            &keys,
+            patterns,
+            &mut self.queries,
+            &mut self.query_bounds,
+        );
+        // Constants for the compiler: the loop over a query's chunks is unrolled.
+        macro_rules! dispatch {
+            ($($c:literal),*) => {
+                match self.chunking.count() {
+                    $($c => self.query_rows_with::<$c>(),)*
+                    _ => unreachable!("patterns are at most 64 bits wide"),
+                }
+            };
+        }
+        dispatch!(1, 2, 3, 4, 5, 6, 7, 8)
+    }
+
+    /// The row numbers of the queries, `CHUNKS` to a query.
+    #[inline(always)]
+    fn query_rows_with<const CHUNKS: usize>(&mut self) {
         let places = self.chunking.places::<CHUNKS>();
-        let per_group = self.chunking.rows();
-        rows.clear();
-        for &q in &queries {
+        self.rows.clear();
+        for &q in &self.queries {
             for (shift, mask, first) in places {
-                rows.push(first + ((q >> shift) & mask) as u32);
+                self.rows.push(first + ((q >> shift) & mask) as u32);
             }
         }
+    }
+
+    /// Calls `pairing.pair(group, first, last)` for every group and run of prepared queries
+    /// `first..last` (in the order of [`Index::query_rows`]) whose pairs can share no
+    /// diagonal: the groups of each indexed bucket with a member clear of the queries' soft
+    /// cuts, against the query buckets clear of its hard cuts.
+    #[inline(always)]
+    pub(super) fn each_pairing(&self, pairing: &mut impl Pairing) {
+        let keys = self.keys.expect("index built");
+        let bounds = &self.query_bounds;
+        let soft_count = keys.soft_count;
+        let all = (1usize << keys.hard.count) - 1;
         // For each soft value of a query, the soft values of members clear of it, as bits.
         let mut clear_of = [0u32; 1 << SOFT_CUTS];
         for (soft, clear) in clear_of.iter_mut().enumerate().take(1 << soft_count) {
@@ -342,7 +388,6 @@ impl Index {
                 .filter(|v| v & soft == 0)
                 .fold(0, |m, v| m | 1 << v);
         }
-        let mut total = 0;
         // Indexed bucket outside, query buckets inside: a bucket's groups (two of 16 KB at
         // n = 22) stay in the first-level cache while every query bucket that can pair with
         // it streams its row numbers past them. The other way round, each query bucket
@@ -364,14 +409,11 @@ impl Index {
                     if first == last {
                         continue;
                     }
-                    let query_rows = &rows[first * CHUNKS..last * CHUNKS];
                     // The groups with a member clear of the queries' soft cut diagonals.
                     for g in groups.clone() {
-                        if self.softs[g] & clear == 0 {
-                            continue;
+                        if self.softs[g] & clear != 0 {
+                            pairing.pair(g, first, last);
                         }
-                        let table = &self.tables[g * per_group..][..per_group];
-                        total += count_group::<CHUNKS>(table, query_rows);
                     }
                 }
                 if hard == 0 {
@@ -380,10 +422,57 @@ impl Index {
                 hard = (hard - 1) & free;
             }
         }
-        self.queries = queries;
-        self.query_bounds = bounds;
-        self.rows = rows;
-        total
+    }
+
+    /// The prepared queries' row numbers, [`Index::chunks`] to a query: query `q` ANDs rows
+    /// `rows[q * chunks..][..chunks]` of a group's table.
+    pub(super) fn query_rows(&self) -> &[u32] {
+        &self.rows
+    }
+
+    /// How many rows a query reads of each group's table.
+    pub(super) fn chunks(&self) -> usize {
+        self.chunking.count()
+    }
+
+    /// The rows of each group's table.
+    pub(super) fn rows_per_group(&self) -> usize {
+        self.chunking.rows()
+    }
+
+    /// The groups' tables, [`Index::rows_per_group`] rows a group, each row 512 bits.
+    pub(super) fn tables(&self) -> &[Row] {
+        &self.tables
+    }
+
+    /// How many times this index has been built: a device that holds a copy of its tables
+    /// knows by it whether the copy is current.
+    pub(super) fn builds(&self) -> u64 {
+        self.builds
+    }
+}
+
+/// What [`Index::each_pairing`] does with each group and the run of queries that can pair
+/// with its members. A trait, not a closure: a closure would not inherit the target features
+/// of the build that inlines the pair loop (the hot loop ran 1.5 times slower in one).
+pub(super) trait Pairing {
+    /// Group `group` against the prepared queries `first..last`.
+    fn pair(&mut self, group: usize, first: usize, last: usize);
+}
+
+/// Counts each pairing here, in the hot loop.
+struct CountHere<'a, const CHUNKS: usize> {
+    tables: &'a [Row],
+    rows: &'a [u32],
+    per_group: usize,
+    total: u64,
+}
+
+impl<const CHUNKS: usize> Pairing for CountHere<'_, CHUNKS> {
+    #[inline(always)]
+    fn pair(&mut self, group: usize, first: usize, last: usize) {
+        let table = &self.tables[group * self.per_group..][..self.per_group];
+        self.total += count_group::<CHUNKS>(table, &self.rows[first * CHUNKS..last * CHUNKS]);
     }
 }
 
