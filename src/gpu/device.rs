@@ -4,13 +4,16 @@
 //! error, never a hang.
 
 use super::adapter::AdapterInfo;
-use super::layout::{Item, Rule};
+use super::layout::{Item, JoinItem, Rule};
 use crate::error::Error;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// The search shader.
 pub(crate) const SHADER: &str = include_str!("search.wgsl");
+
+/// The join engine's pair count.
+const JOIN_SHADER: &str = include_str!("join.wgsl");
 
 /// Invocations per workgroup (the shader's `@workgroup_size`).
 const WORKGROUP: u32 = 64;
@@ -65,7 +68,9 @@ pub(crate) struct Device {
     info: AdapterInfo,
     device: wgpu::Device,
     queue: wgpu::Queue,
+    /// The search, and the join engine's pair count.
     pipeline: wgpu::ComputePipeline,
+    join: wgpu::ComputePipeline,
     /// The first error the device reported outside an error scope (a lost device included).
     trouble: Arc<Mutex<Option<String>>>,
 }
@@ -111,27 +116,33 @@ impl Device {
             keep(&uncaptured, error.to_string());
         }));
 
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("nqueens search"),
-            source: wgpu::ShaderSource::Wgsl(source.into()),
-        });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("nqueens search"),
-            layout: None,
-            module: &module,
-            entry_point: Some("main"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(fail("the search shader does not compile", &error));
-        }
+        let compile = |label: &str, source: &str| {
+            let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+            let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(label),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            });
+            let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+                label: Some(label),
+                layout: None,
+                module: &module,
+                entry_point: Some("main"),
+                compilation_options: Default::default(),
+                cache: None,
+            });
+            match pollster::block_on(scope.pop()) {
+                Some(error) => Err(fail(&format!("the {label} shader does not compile"), &error)),
+                None => Ok(pipeline),
+            }
+        };
+        let pipeline = compile("search", source)?;
+        let join = compile("join", JOIN_SHADER)?;
         let device = Device {
             info,
             device,
             queue,
             pipeline,
+            join,
             trouble,
         };
         device.check()?;
@@ -198,29 +209,83 @@ impl Device {
     ) -> Result<Submitted, Error> {
         self.check()?;
         let count = items.len() as u32;
-        let groups = count.div_ceil(WORKGROUP);
-        let max_groups = self
-            .device
-            .limits()
-            .max_compute_workgroups_per_dimension
-            .max(1);
-        let (groups_x, groups_y) = if groups <= max_groups {
-            (groups, 1)
-        } else {
-            (max_groups, groups.div_ceil(max_groups))
-        };
+        let (groups_x, groups_y) = self.grid(count.div_ceil(WORKGROUP));
         let params = [count, budget, n, groups_x * WORKGROUP];
-        let uniform = self.upload(
-            "nqueens params",
-            bytemuck::cast_slice(&params),
-            wgpu::BufferUsages::UNIFORM,
-        )?;
         let input = self.upload(
             "nqueens items",
             bytemuck::cast_slice(items),
             wgpu::BufferUsages::STORAGE,
         )?;
-        let size = u64::from(count) * 8;
+        self.dispatch(
+            &self.pipeline,
+            params,
+            &[&input, rules],
+            (groups_x, groups_y),
+            items.len(),
+        )
+    }
+
+    /// Starts the pair count of `items` (at least one), one workgroup each, over the groups'
+    /// `tables` and the queries' `rows` (`join.wgsl`).
+    pub(crate) fn submit_join(
+        &self,
+        items: &[JoinItem],
+        tables: &[u32],
+        rows: &[u32],
+    ) -> Result<Submitted, Error> {
+        self.check()?;
+        let count = items.len() as u32;
+        let (groups_x, groups_y) = self.grid(count);
+        let storage = wgpu::BufferUsages::STORAGE;
+        let items_buffer = self.upload("nqueens join items", bytemuck::cast_slice(items), storage)?;
+        let tables = self.upload("nqueens join tables", bytemuck::cast_slice(tables), storage)?;
+        let rows = self.upload("nqueens join rows", bytemuck::cast_slice(rows), storage)?;
+        self.dispatch(
+            &self.join,
+            [count, groups_x, 0, 0],
+            &[&items_buffer, &tables, &rows],
+            (groups_x, groups_y),
+            items.len(),
+        )
+    }
+
+    /// The most bytes one storage binding may hold on this device.
+    pub(crate) fn binding_bytes(&self) -> u64 {
+        let limits = self.device.limits();
+        u64::from(limits.max_storage_buffer_binding_size).min(limits.max_buffer_size)
+    }
+
+    /// A grid of `groups` workgroups: one row, or rows of the most a dimension allows.
+    fn grid(&self, groups: u32) -> (u32, u32) {
+        let max_groups = self
+            .device
+            .limits()
+            .max_compute_workgroups_per_dimension
+            .max(1);
+        if groups <= max_groups {
+            (groups, 1)
+        } else {
+            (max_groups, groups.div_ceil(max_groups))
+        }
+    }
+
+    /// Runs `pipeline` on a `grid` of workgroups with `params` as its uniform (binding 0),
+    /// `inputs` as bindings 1.., and a result of two words per item (the binding after them),
+    /// copied to a buffer to read back.
+    fn dispatch(
+        &self,
+        pipeline: &wgpu::ComputePipeline,
+        params: [u32; 4],
+        inputs: &[&wgpu::Buffer],
+        (groups_x, groups_y): (u32, u32),
+        items: usize,
+    ) -> Result<Submitted, Error> {
+        let uniform = self.upload(
+            "nqueens params",
+            bytemuck::cast_slice(&params),
+            wgpu::BufferUsages::UNIFORM,
+        )?;
+        let size = items as u64 * 8;
         let output = self.device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("nqueens results"),
             size,
@@ -233,31 +298,26 @@ impl Device {
             usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
+        let mut entries = vec![entry(0, &uniform)];
+        entries.extend((1..).zip(inputs).map(|(binding, buffer)| entry(binding, buffer)));
+        entries.push(entry(inputs.len() as u32 + 1, &output));
         let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("nqueens bindings"),
-            layout: &self.pipeline.get_bind_group_layout(0),
-            entries: &[
-                entry(0, &uniform),
-                entry(1, &input),
-                entry(2, rules),
-                entry(3, &output),
-            ],
+            layout: &pipeline.get_bind_group_layout(0),
+            entries: &entries,
         });
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
-            pass.set_pipeline(&self.pipeline);
+            pass.set_pipeline(pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
             pass.dispatch_workgroups(groups_x, groups_y, 1);
         }
         encoder.copy_buffer_to_buffer(&output, 0, &staging, 0, size);
         self.queue.submit([encoder.finish()]);
-        Ok(Submitted {
-            staging,
-            items: items.len(),
-        })
+        Ok(Submitted { staging, items })
     }
 
     /// Waits for a dispatch and returns (value, status) per item.

@@ -1,6 +1,6 @@
-//! The data the host and the shader share, laid out as `search.wgsl` reads it: an item (a
-//! partial board for one invocation), a rule (what the search below it obeys), and the
-//! statuses an invocation reports.
+//! The data the host and the shaders share, laid out as they read it: for `search.wgsl` an
+//! item (a partial board for one invocation), a rule (what the search below it obeys), and the
+//! statuses an invocation reports; for `join.wgsl` a work item of the pair count.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -52,4 +52,18 @@ impl Rule {
         u32::from(row == self.side_row && bit & self.side_mask != 0)
             + u32::from(row == n - 1 && bit & self.bottom_mask != 0)
     }
+}
+
+/// One work item of the join's pair count (the shader `join.wgsl`'s `Item`): a group of
+/// indexed half-boards against a run of queries.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+pub(crate) struct JoinItem {
+    /// The group's first row in the batch's tables (rows of 512 bits).
+    pub(crate) table: u32,
+    /// The first query's first row number in the batch's rows.
+    pub(crate) rows: u32,
+    /// How many queries, and how many row numbers each.
+    pub(crate) queries: u32,
+    pub(crate) chunks: u32,
 }

@@ -187,7 +187,7 @@ pub(super) const GROUP: usize = 8;
 const GROUP_MEMBERS: usize = 64 * GROUP;
 
 /// One row of a group's table: bit `j` of word `k` stands for member `64 k + j`.
-pub(super) type Row = [u64; GROUP];
+pub(crate) type Row = [u64; GROUP];
 
 /// Half-boards of one piece, bucketed and bit-sliced for counting.
 ///
@@ -198,7 +198,7 @@ pub(super) type Row = [u64; GROUP];
 /// numbers in every group, so they are worked out once per query ([`Index::count`]), not
 /// once per group visited.
 #[derive(Default)]
-pub(super) struct Index {
+pub(crate) struct Index {
     keys: Option<Keys>,
     /// How a rest is cut into chunks.
     chunking: Chunking,
@@ -216,7 +216,8 @@ pub(super) struct Index {
     query_bounds: Vec<u32>,
     /// The row numbers each query reads, `chunks` to a query, in the order of `queries`.
     rows: Vec<u32>,
-    /// How many times it was built ([`Index::builds`]).
+    /// How many times it was built (`Index::builds`, for a device's copy).
+    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
     builds: u64,
 }
 
@@ -338,7 +339,7 @@ impl Index {
     /// Files `patterns` as queries by bucket and works out the row numbers each reads,
     /// `chunks` to a query ([`Index::query_rows`]): what a count, here or on a device, reads.
     #[inline(always)]
-    pub(super) fn prepare_queries<G: Gather>(&mut self, gather: G, patterns: &[u64]) {
+    pub(crate) fn prepare_queries<G: Gather>(&mut self, gather: G, patterns: &[u64]) {
         let keys = self.keys.expect("index built");
         Self::bucket(
             gather,
@@ -376,7 +377,7 @@ impl Index {
     /// diagonal: the groups of each indexed bucket with a member clear of the queries' soft
     /// cuts, against the query buckets clear of its hard cuts.
     #[inline(always)]
-    pub(super) fn each_pairing(&self, pairing: &mut impl Pairing) {
+    pub(crate) fn each_pairing(&self, pairing: &mut impl Pairing) {
         let keys = self.keys.expect("index built");
         let bounds = &self.query_bounds;
         let soft_count = keys.soft_count;
@@ -426,28 +427,33 @@ impl Index {
 
     /// The prepared queries' row numbers, [`Index::chunks`] to a query: query `q` ANDs rows
     /// `rows[q * chunks..][..chunks]` of a group's table.
-    pub(super) fn query_rows(&self) -> &[u32] {
+    #[cfg(feature = "gpu")]
+    pub(crate) fn query_rows(&self) -> &[u32] {
         &self.rows
     }
 
     /// How many rows a query reads of each group's table.
-    pub(super) fn chunks(&self) -> usize {
+    #[cfg(feature = "gpu")]
+    pub(crate) fn chunks(&self) -> usize {
         self.chunking.count()
     }
 
     /// The rows of each group's table.
-    pub(super) fn rows_per_group(&self) -> usize {
+    #[cfg(feature = "gpu")]
+    pub(crate) fn rows_per_group(&self) -> usize {
         self.chunking.rows()
     }
 
     /// The groups' tables, [`Index::rows_per_group`] rows a group, each row 512 bits.
-    pub(super) fn tables(&self) -> &[Row] {
+    #[cfg(feature = "gpu")]
+    pub(crate) fn tables(&self) -> &[Row] {
         &self.tables
     }
 
     /// How many times this index has been built: a device that holds a copy of its tables
     /// knows by it whether the copy is current.
-    pub(super) fn builds(&self) -> u64 {
+    #[cfg(feature = "gpu")]
+    pub(crate) fn builds(&self) -> u64 {
         self.builds
     }
 }
@@ -455,7 +461,7 @@ impl Index {
 /// What [`Index::each_pairing`] does with each group and the run of queries that can pair
 /// with its members. A trait, not a closure: a closure would not inherit the target features
 /// of the build that inlines the pair loop (the hot loop ran 1.5 times slower in one).
-pub(super) trait Pairing {
+pub(crate) trait Pairing {
     /// Group `group` against the prepared queries `first..last`.
     fn pair(&mut self, group: usize, first: usize, last: usize);
 }

@@ -51,6 +51,9 @@ mod squeeze;
 mod unit;
 mod weight;
 
+#[cfg(feature = "gpu")]
+pub(crate) use {index::Index, index::Pairing, squeeze::Gather, unit::Pairs};
+
 pub use memory::table_bytes;
 pub use memory::{DEFAULT_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes, piece_for};
 pub use partition::{MAX_BITS, Policy, TASK_NANOS};

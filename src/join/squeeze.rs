@@ -11,7 +11,7 @@ pub(super) const MAX_CUTS: usize = 20;
 
 /// A split of patterns into a bucket number (the cut bits) and the rest, squeezed together.
 #[derive(Clone, Copy)]
-pub(super) struct Squeeze {
+pub(crate) struct Squeeze {
     /// Cut positions in decreasing order, and how many.
     cuts: [u32; MAX_CUTS],
     pub(super) count: usize,
@@ -53,7 +53,7 @@ impl Squeeze {
 }
 
 /// How a pattern's bits are gathered into a bucket number and a rest.
-pub(super) trait Gather: Copy {
+pub(crate) trait Gather: Copy {
     /// (bucket, rest) of `pattern`: see [`Squeeze::split_portable`].
     fn split(self, squeeze: &Squeeze, pattern: u64) -> (usize, u64);
 }

@@ -45,6 +45,37 @@ struct EastJoin<'s> {
     south: &'s mut Slice,
 }
 
+/// Where a unit's count sends each east piece, with the index of the west piece it pairs
+/// with: counted here ([`Here`]), or copied into a device's batch and counted there (the
+/// GPU's join, `crate::gpu`). Returns the pairs counted now, times `multiplicity`.
+pub(crate) trait Pairs {
+    /// The pairs of the half-boards `east` with those `index` holds, each `multiplicity`
+    /// times: counted, or sent to be counted elsewhere (then 0 here).
+    fn count<G: Gather>(
+        &mut self,
+        gather: G,
+        index: &mut Index,
+        east: &[u64],
+        multiplicity: u32,
+    ) -> u128;
+}
+
+/// The pairs counted here, in the hot loop ([`Index::count`]).
+pub(super) struct Here;
+
+impl Pairs for Here {
+    #[inline(always)]
+    fn count<G: Gather>(
+        &mut self,
+        gather: G,
+        index: &mut Index,
+        east: &[u64],
+        multiplicity: u32,
+    ) -> u128 {
+        u128::from(index.count(gather, east)) * u128::from(multiplicity)
+    }
+}
+
 /// What a count of a unit does besides counting, to time a sample of it: which pieces it
 /// joins, and how long each step took. A count without one joins every piece.
 pub(super) struct Sampler<'c> {
@@ -121,16 +152,17 @@ fn since(clock: Option<&dyn Fn() -> Duration>, start: Option<Duration>) -> Durat
 }
 
 /// One unit's count (or one partition's), as a build runs it ([`super::simd::Build::run`]).
-pub(super) struct UnitCount<'a, 's, 'c> {
+pub(super) struct UnitCount<'a, 's, 'c, P> {
     pub(super) plan: &'a Plan,
     pub(super) table: &'a Table,
     pub(super) west_rows: u32,
     pub(super) partition: Partition,
     pub(super) scratch: &'a mut Scratch,
     pub(super) sampler: Option<&'s mut Sampler<'c>>,
+    pub(super) pairs: &'a mut P,
 }
 
-impl WithGather for UnitCount<'_, '_, '_> {
+impl<P: Pairs> WithGather for UnitCount<'_, '_, '_, P> {
     #[inline(always)]
     fn run<G: Gather>(self, gather: G) -> u128 {
         let UnitCount {
@@ -140,8 +172,10 @@ impl WithGather for UnitCount<'_, '_, '_> {
             partition,
             scratch,
             sampler,
+            pairs,
         } = self;
-        plan.count_unit_with(gather, table, west_rows, partition, scratch, sampler)
+        let work = (west_rows, partition);
+        plan.count_unit_with(gather, table, work, scratch, sampler, pairs)
     }
 }
 
@@ -152,35 +186,33 @@ impl Plan {
     /// bit gather of that build. With a sampler, joins only the pieces it picks and times the
     /// steps (the count is then partial).
     #[inline(always)]
-    pub(super) fn count_unit_with<G: Gather>(
+    pub(super) fn count_unit_with<G: Gather, P: Pairs>(
         &self,
         gather: G,
         table: &Table,
-        west_rows: u32,
-        partition: Partition,
+        work: (u32, Partition),
         scratch: &mut Scratch,
         sampler: Option<&mut Sampler>,
+        pairs: &mut P,
     ) -> u128 {
         // Whole units apart: their build has none of the partitions' tests (`Side::fill`).
-        if partition == Partition::WHOLE {
-            self.count_unit_parted::<G, false>(
-                gather, table, west_rows, partition, scratch, sampler,
-            )
+        if work.1 == Partition::WHOLE {
+            self.count_unit_parted::<G, P, false>(gather, table, work, scratch, sampler, pairs)
         } else {
-            self.count_unit_parted::<G, true>(gather, table, west_rows, partition, scratch, sampler)
+            self.count_unit_parted::<G, P, true>(gather, table, work, scratch, sampler, pairs)
         }
     }
 
     /// [`Plan::count_unit_with`], with partitions (`PARTED`) or without.
     #[inline(always)]
-    fn count_unit_parted<G: Gather, const PARTED: bool>(
+    fn count_unit_parted<G: Gather, P: Pairs, const PARTED: bool>(
         &self,
         gather: G,
         table: &Table,
-        west_rows: u32,
-        partition: Partition,
+        (west_rows, partition): (u32, Partition),
         scratch: &mut Scratch,
         mut sampler: Option<&mut Sampler>,
+        pairs: &mut P,
     ) -> u128 {
         let (h, piece) = (self.shape.h, self.piece);
         let (west_part, east_part, cuts) = partition.parts(&CutPlan::new(self.shape));
@@ -233,9 +265,14 @@ impl Plan {
                     south: east_south,
                 };
                 let work = (west_rows, east_part);
-                let (pairs, query, pieces) =
-                    self.join_east::<G, PARTED>(gather, table, work, east, sampler.as_deref());
-                total += pairs;
+                let (counted, query, pieces) = self.join_east::<G, P, PARTED>(
+                    gather,
+                    table,
+                    work,
+                    east,
+                    (sampler.as_deref(), &mut *pairs),
+                );
+                total += counted;
                 if let Some(s) = sampler.as_deref_mut() {
                     s.east_generation = since(clock, start).saturating_sub(query);
                     (s.query, s.east_pieces) = (query, pieces);
@@ -279,13 +316,13 @@ impl Plan {
     /// a piece at a time: a layout's alone are few, and a count has a cost per bucket and
     /// group besides its cost per half-board. Inlined, as its caller is, into each build.
     #[inline(always)]
-    fn join_east<G: Gather, const PARTED: bool>(
+    fn join_east<G: Gather, P: Pairs, const PARTED: bool>(
         &self,
         gather: G,
         table: &Table,
         (west_rows, east_part): (u32, Part),
         east: EastJoin<'_>,
-        sampler: Option<&Sampler>,
+        (sampler, pairs): (Option<&Sampler>, &mut P),
     ) -> (u128, Duration, usize) {
         let (h, piece) = (self.shape.h, self.piece);
         let clock = sampler.map(|s| s.clock);
@@ -311,13 +348,11 @@ impl Plan {
                 if !done || last_of_its_multiplicity {
                     match sampler {
                         None => {
-                            let pairs = index.count(gather, halves);
-                            total += u128::from(pairs) * u128::from(job.multiplicity);
+                            total += pairs.count(gather, index, halves, job.multiplicity);
                         }
                         Some(s) if s.queries(east_piece) => {
                             let start = now(clock);
-                            let pairs = index.count(gather, halves);
-                            total += u128::from(pairs) * u128::from(job.multiplicity);
+                            total += pairs.count(gather, index, halves, job.multiplicity);
                             query = since(clock, start);
                         }
                         Some(_) => {}
@@ -342,6 +377,17 @@ impl Plan {
         partition: Partition,
         sampler: Option<&mut Sampler>,
     ) -> u128 {
+        self.count_with(table, (west_rows, partition), sampler, &mut Here)
+    }
+
+    /// [`Plan::count_here`], each east piece's pairs sent to `pairs`.
+    pub(super) fn count_with<P: Pairs>(
+        &self,
+        table: &Table,
+        (west_rows, partition): (u32, Partition),
+        sampler: Option<&mut Sampler>,
+        pairs: &mut P,
+    ) -> u128 {
         SCRATCH.with(|scratch| {
             let scratch = &mut scratch.borrow_mut();
             self.build.run(UnitCount {
@@ -351,6 +397,7 @@ impl Plan {
                 partition,
                 scratch,
                 sampler,
+                pairs,
             })
         })
     }
@@ -418,6 +465,7 @@ mod tests {
                         partition: Partition::WHOLE,
                         scratch,
                         sampler,
+                        pairs: &mut Here,
                     })
                 };
                 let mut pieces = Sampler::pieces(&clock);

@@ -1,0 +1,279 @@
+//! The join engine on a GPU: the host makes each task's half-boards and indexes exactly as
+//! the CPU join does ([`crate::join::Plan::run_part_with`]); instead of counting an east
+//! piece against the west piece's index, it copies the index's tables (once per west piece)
+//! and the queries' row numbers into a batch, with one work item per group and run of
+//! queries that can pair ([`Index::each_pairing`]); the device counts the items
+//! (`join.wgsl`), and the host adds each item's pairs to its task, times the multiplicity of
+//! its layouts. A task's value is thus the CPU join's, pair for pair.
+//!
+//! Batches are double-buffered: the device counts one while the host fills the next. An item
+//! the device did not go through to its end (a driver's loop cap, a lost device) makes the
+//! whole count an error, never a smaller number.
+
+use super::device::{Device, Submitted};
+use super::layout::JoinItem;
+use crate::error::Error;
+use crate::join::{Gather, Index, Pairing, Pairs, Plan};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The most queries in one item: 256 an invocation of 64, so at most 2,048 loop iterations
+/// each (lavapipe stops at 65,535) and at most 2^23 pairs an item (its count is 32 bits).
+const ITEM_QUERIES: usize = 16_384;
+
+/// The most items in one batch (16 bytes each, 8 bytes of result).
+const BATCH_ITEMS: usize = 1 << 20;
+
+/// The most bytes of tables, and of row numbers, a batch holds, below the device's limit on
+/// one binding: large enough that a batch is many units at n = 16 to 20.
+const BATCH_BYTES: u64 = 64 << 20;
+
+/// What one batch holds.
+#[derive(Default)]
+struct Batch {
+    /// The groups' tables of the indexes it reads, 16 words a row.
+    tables: Vec<u32>,
+    /// The queries' row numbers.
+    rows: Vec<u32>,
+    items: Vec<JoinItem>,
+    /// Per item: the task slot it counts for and how many times its pairs count.
+    owners: Vec<(u32, u32)>,
+}
+
+impl Batch {
+    fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+}
+
+/// A dispatch on the device with what its items count for.
+struct InFlight {
+    submitted: Submitted,
+    items: Vec<JoinItem>,
+    owners: Vec<(u32, u32)>,
+}
+
+/// The [`Pairs`] of a count on the device: fills batches, sends each when it is full, and
+/// takes in the one before while the device counts the next.
+struct Feeder<'d> {
+    device: &'d Device,
+    /// The most words of tables and of rows a batch holds.
+    words: usize,
+    batch: Batch,
+    /// The index whose tables the batch holds last: its build and its first row there.
+    current: Option<(u64, u32)>,
+    in_flight: Option<InFlight>,
+    /// The task slot being generated.
+    slot: u32,
+    /// Per task slot: the pairs counted so far, and the items not yet back.
+    values: Vec<u128>,
+    pending: Vec<usize>,
+    /// The first error; once set, nothing more is sent.
+    error: Option<Error>,
+}
+
+impl Pairs for Feeder<'_> {
+    fn count<G: Gather>(
+        &mut self,
+        gather: G,
+        index: &mut Index,
+        east: &[u64],
+        multiplicity: u32,
+    ) -> u128 {
+        if self.error.is_some() || east.is_empty() {
+            return 0;
+        }
+        index.prepare_queries(gather, east);
+        let table_words = index.tables().len() * 16;
+        let row_words = index.query_rows().len();
+        let fresh = self.current.map(|(build, _)| build) != Some(index.builds());
+        let tables_after = self.batch.tables.len() + if fresh { table_words } else { 0 };
+        if !self.batch.is_empty()
+            && (tables_after > self.words || self.batch.rows.len() + row_words > self.words)
+        {
+            self.send();
+            if self.error.is_some() {
+                return 0;
+            }
+        }
+        if table_words > self.words || row_words > self.words {
+            self.error = Some(Error::Gpu(format!(
+                "a piece of this board's half-boards needs {} MiB, more than a dispatch on {} \
+                 holds",
+                (table_words.max(row_words) * 4) >> 20,
+                self.device.name()
+            )));
+            return 0;
+        }
+        let table = match self.current {
+            Some((build, first)) if build == index.builds() => first,
+            _ => {
+                let first = (self.batch.tables.len() / 16) as u32;
+                self.batch
+                    .tables
+                    .extend_from_slice(bytemuck::cast_slice(index.tables()));
+                self.current = Some((index.builds(), first));
+                first
+            }
+        };
+        let rows = self.batch.rows.len() as u32;
+        self.batch.rows.extend_from_slice(index.query_rows());
+        let before = self.batch.items.len();
+        index.each_pairing(&mut Emit {
+            batch: &mut self.batch,
+            table,
+            per_group: index.rows_per_group() as u32,
+            rows,
+            chunks: index.chunks() as u32,
+            owner: (self.slot, multiplicity),
+        });
+        self.pending[self.slot as usize] += self.batch.items.len() - before;
+        if self.batch.items.len() >= BATCH_ITEMS {
+            self.send();
+        }
+        0
+    }
+}
+
+/// Appends the work items of one east piece to a batch.
+struct Emit<'b> {
+    batch: &'b mut Batch,
+    /// The index's first row in the batch's tables, and its rows per group.
+    table: u32,
+    per_group: u32,
+    /// The piece's first row number in the batch's rows, and row numbers per query.
+    rows: u32,
+    chunks: u32,
+    owner: (u32, u32),
+}
+
+impl Pairing for Emit<'_> {
+    fn pair(&mut self, group: usize, first: usize, last: usize) {
+        for start in (first..last).step_by(ITEM_QUERIES) {
+            let queries = (last - start).min(ITEM_QUERIES);
+            self.batch.items.push(JoinItem {
+                table: self.table + group as u32 * self.per_group,
+                rows: self.rows + start as u32 * self.chunks,
+                queries: queries as u32,
+                chunks: self.chunks,
+            });
+            self.batch.owners.push(self.owner);
+        }
+    }
+}
+
+impl Feeder<'_> {
+    /// Sends the batch (if it holds anything), then takes in the one before it.
+    fn send(&mut self) {
+        let batch = std::mem::take(&mut self.batch);
+        self.current = None;
+        let submitted = if batch.is_empty() {
+            None
+        } else {
+            match self
+                .device
+                .submit_join(&batch.items, &batch.tables, &batch.rows)
+            {
+                Ok(submitted) => Some(InFlight {
+                    submitted,
+                    items: batch.items,
+                    owners: batch.owners,
+                }),
+                Err(error) => {
+                    self.error.get_or_insert(error);
+                    return;
+                }
+            }
+        };
+        if let Some(previous) = std::mem::replace(&mut self.in_flight, submitted) {
+            if let Err(error) = self.take_in(previous) {
+                self.error.get_or_insert(error);
+            }
+        }
+    }
+
+    /// Adds a finished dispatch's pairs to its tasks; refuses it unless every item went
+    /// through all its queries.
+    fn take_in(&mut self, done: InFlight) -> Result<(), Error> {
+        let results = self.device.wait(done.submitted)?;
+        for ((item, &(slot, multiplicity)), &[pairs, seen]) in
+            done.items.iter().zip(&done.owners).zip(&results)
+        {
+            if seen != item.queries {
+                return Err(Error::Gpu(format!(
+                    "{} stopped a pair count before it finished (a driver limit on loop \
+                     iterations?); the result is refused",
+                    self.device.name()
+                )));
+            }
+            self.values[slot as usize] += u128::from(pairs) * u128::from(multiplicity);
+            self.pending[slot as usize] -= 1;
+        }
+        Ok(())
+    }
+}
+
+/// Counts the tasks `ids` of the join engine's `plan` with the pairs counted on `device`;
+/// returns their values in the order of `ids` (those [`Plan::run`] gives). `on_task(id,
+/// value)` is called as each task's last item comes back; `cancel` is read between parts.
+pub(crate) fn run(
+    device: &Device,
+    plan: &Plan,
+    ids: &[usize],
+    on_task: &mut dyn FnMut(usize, u128),
+    cancel: &AtomicBool,
+) -> Result<Vec<u128>, Error> {
+    let words = (device.binding_bytes().min(BATCH_BYTES) / 4) as usize;
+    let mut feeder = Feeder {
+        device,
+        words,
+        batch: Batch::default(),
+        current: None,
+        in_flight: None,
+        slot: 0,
+        values: vec![0; ids.len()],
+        pending: vec![0; ids.len()],
+        error: None,
+    };
+    // Tasks whose parts are all generated, waiting for their items.
+    let mut waiting = Vec::new();
+    for (slot, &id) in ids.iter().enumerate() {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled);
+        }
+        feeder.slot = slot as u32;
+        for part in 0..plan.parts(id) {
+            let here = plan.run_part_with(id, part, &mut feeder);
+            feeder.values[slot] += here;
+        }
+        if let Some(error) = feeder.error.take() {
+            return Err(error);
+        }
+        waiting.push(slot);
+        report(&feeder, ids, &mut waiting, on_task);
+    }
+    // The last batch, then the one still in flight.
+    feeder.send();
+    feeder.send();
+    if let Some(error) = feeder.error.take() {
+        return Err(error);
+    }
+    report(&feeder, ids, &mut waiting, on_task);
+    debug_assert!(waiting.is_empty());
+    Ok(feeder.values)
+}
+
+/// Reports the waiting tasks whose items are all back.
+fn report(
+    feeder: &Feeder,
+    ids: &[usize],
+    waiting: &mut Vec<usize>,
+    on_task: &mut dyn FnMut(usize, u128),
+) {
+    waiting.retain(|&slot| {
+        let done = feeder.pending[slot] == 0;
+        if done {
+            on_task(ids[slot], feeder.values[slot]);
+        }
+        !done
+    });
+}

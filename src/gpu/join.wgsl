@@ -1,0 +1,83 @@
+// The join engine's pair count: one workgroup counts one item, a group of up to 512 indexed
+// half-boards against a run of queries (half-boards of the other side), the same test the
+// CPU's hot loop makes (`count_group` in src/join/index.rs).
+//
+// A group's table has one row of 512 bits (four vec4<u32>) for each value of each chunk of a
+// pattern's rest: the members free of the diagonals that value holds. A query names one row
+// per chunk; the members it pairs with are the AND of those rows, counted by popcount. Every
+// invocation of the workgroup takes every 64th query of the item, so the rows a workgroup
+// reads are one group's table, shared through the cache.
+//
+// Per item the workgroup reports the pairs it counted and how many queries it went through;
+// the host refuses the whole result unless that is the item's number of queries (a driver
+// that stops loops early, as lavapipe does after 65,535 iterations, leaves it short). Items
+// hold at most 16,384 queries: at most 2,304 loop iterations an invocation, and at most
+// 16,384 x 512 pairs, far below 2^32.
+
+struct Params {
+    // Items in this dispatch.
+    count: u32,
+    // Workgroups per row of the grid (it is two-dimensional past 65,535 workgroups).
+    row_width: u32,
+    pad0: u32,
+    pad1: u32,
+}
+
+struct Item {
+    // The group's first row in `tables` (rows of four vec4<u32>).
+    table: u32,
+    // The item's first query's first row number in `rows`.
+    rows: u32,
+    // How many queries, and how many row numbers each (the index's chunks).
+    queries: u32,
+    chunks: u32,
+}
+
+@group(0) @binding(0) var<uniform> params: Params;
+@group(0) @binding(1) var<storage, read> items: array<Item>;
+@group(0) @binding(2) var<storage, read> tables: array<vec4<u32>>;
+@group(0) @binding(3) var<storage, read> rows: array<u32>;
+// Per item: the pairs counted, and the queries gone through.
+@group(0) @binding(4) var<storage, read_write> results: array<vec2<u32>>;
+
+// Zeroed at the start of every workgroup.
+var<workgroup> pairs: atomic<u32>;
+var<workgroup> seen: atomic<u32>;
+
+@compute @workgroup_size(64)
+fn main(
+    @builtin(workgroup_id) group: vec3<u32>,
+    @builtin(local_invocation_index) lane: u32,
+) {
+    // The same for the whole workgroup, so the barrier below is reached by all of it.
+    let index = group.y * params.row_width + group.x;
+    if index < params.count {
+        let item = items[index];
+        var total = 0u;
+        var done = 0u;
+        for (var q = lane; q < item.queries; q += 64u) {
+            let first = item.rows + q * item.chunks;
+            let row = (item.table + rows[first]) * 4u;
+            var a = tables[row];
+            var b = tables[row + 1u];
+            var c = tables[row + 2u];
+            var d = tables[row + 3u];
+            for (var k = 1u; k < item.chunks; k += 1u) {
+                let next = (item.table + rows[first + k]) * 4u;
+                a &= tables[next];
+                b &= tables[next + 1u];
+                c &= tables[next + 2u];
+                d &= tables[next + 3u];
+            }
+            let ones = countOneBits(a) + countOneBits(b) + countOneBits(c) + countOneBits(d);
+            total += ones.x + ones.y + ones.z + ones.w;
+            done += 1u;
+        }
+        atomicAdd(&pairs, total);
+        atomicAdd(&seen, done);
+    }
+    workgroupBarrier();
+    if lane == 0u && index < params.count {
+        results[index] = vec2<u32>(atomicLoad(&pairs), atomicLoad(&seen));
+    }
+}
