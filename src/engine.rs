@@ -22,11 +22,13 @@ pub enum Engine {
     Search(Symmetry),
     /// The join of half-boards ([`crate::join`]).
     Join,
-    /// The search's own tasks, with the [`Symmetry`] it exploits, counted on a GPU
-    /// (`crate::gpu`, in builds with the `gpu` feature; without it, an error). Its tasks and
-    /// their values are the search's, so a count it makes names [`Engine::Search`] (and
-    /// `Count::adapter` the GPU), and its journals and shards are the search's.
-    Gpu(Symmetry),
+    /// Counting on a GPU (`crate::gpu`, in builds with the `gpu` feature; without it, an
+    /// error). With no symmetry, the join engine's tasks where the CPU would take the join
+    /// (n = [`join::AUTO_FROM`] to [`join::MAX_N`]) and the full-symmetry search's elsewhere;
+    /// with a [`Symmetry`], the search's tasks with that symmetry
+    /// ([`Engine::tasks_engine`]). The tasks and their values are that engine's, so a count
+    /// names it (and `Count::adapter` the GPU), and its journals and shards are its.
+    Gpu(Option<Symmetry>),
 }
 
 impl Engine {
@@ -47,7 +49,7 @@ impl Engine {
     /// The search's symmetry; `None` for the other engines.
     pub fn symmetry(self) -> Option<Symmetry> {
         match self {
-            Engine::Search(symmetry) | Engine::Gpu(symmetry) => Some(symmetry),
+            Engine::Search(symmetry) | Engine::Gpu(Some(symmetry)) => Some(symmetry),
             _ => None,
         }
     }
@@ -59,7 +61,8 @@ impl Engine {
             ("auto", None) => Some(Engine::Auto),
             ("join", None) => Some(Engine::Join),
             ("search", Some(symmetry)) => Symmetry::from_name(symmetry).map(Engine::Search),
-            ("gpu", Some(symmetry)) => Symmetry::from_name(symmetry).map(Engine::Gpu),
+            ("gpu", None) => Some(Engine::Gpu(None)),
+            ("gpu", Some(symmetry)) => Symmetry::from_name(symmetry).map(|s| Engine::Gpu(Some(s))),
             _ => None,
         }
     }
@@ -77,12 +80,26 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// The CPU engine whose tasks `self` counts on the n x n board: a GPU's are the search's
+    /// with the symmetry asked, or with none asked the join's where `Auto` takes the join
+    /// by size, else the full-symmetry search's; every other engine's are its own.
+    pub fn tasks_engine(self, n: u32) -> Engine {
+        match self {
+            Engine::Gpu(Some(symmetry)) => Engine::Search(symmetry),
+            Engine::Gpu(None) if join_by_size(n) => Engine::Join,
+            Engine::Gpu(None) => Engine::SEARCH,
+            other => other,
+        }
+    }
+}
+
 impl std::fmt::Display for Engine {
     /// `search (full symmetry)`, `join`, `auto`: how messages name an engine.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Engine::Search(symmetry) => write!(f, "search ({} symmetry)", symmetry.name()),
-            Engine::Gpu(symmetry) => write!(f, "gpu ({} symmetry)", symmetry.name()),
+            Engine::Gpu(Some(symmetry)) => write!(f, "gpu ({} symmetry)", symmetry.name()),
             other => f.write_str(other.name()),
         }
     }
@@ -115,6 +132,12 @@ impl Symmetry {
             .into_iter()
             .find(|s| s.name() == name)
     }
+}
+
+/// Whether `Auto` takes the join engine by board size alone: [`join::AUTO_FROM`] to
+/// [`join::MAX_N`].
+fn join_by_size(n: u32) -> bool {
+    (join::AUTO_FROM..=join::MAX_N).contains(&n)
 }
 
 /// What [`Engine::Gpu`] says in a build without the `gpu` feature.
@@ -150,8 +173,8 @@ pub enum Reason {
     JoinBySize,
     /// `Auto` on a board below or past those sizes: the search, full symmetry. No note.
     SearchBySize,
-    /// `Auto` with a GPU named, which opened: it counts the search's tasks (full symmetry).
-    /// No note.
+    /// `Auto` with a GPU named, which opened: it counts the tasks [`Engine::Gpu`] without a
+    /// symmetry would. No note.
     GpuNamed,
     /// `Auto` with a GPU named that could not be opened (or a build without the `gpu`
     /// feature: [`NO_GPU_SUPPORT`]); the CPU engine `Auto` takes by size counts. The CLI says
@@ -176,7 +199,7 @@ pub enum Reason {
 #[derive(Debug)]
 pub struct Choice<G> {
     /// The engine that counts: never [`Engine::Auto`] nor [`Engine::Gpu`] (a GPU counts the
-    /// search's tasks, so the engine is then the search).
+    /// tasks of the engine [`Engine::tasks_engine`] names, which is then this).
     pub engine: Engine,
     /// The GPU that counts, if one does: what the request's `open_gpu` returned.
     pub gpu: Option<G>,
@@ -209,35 +232,40 @@ impl Request {
     /// | `Join` | outside `MIN_N..=MAX_N` | - | any | - | `Error::Engine` |
     /// | `Join` | supported | - | fits or none | `Join` | `Asked` |
     /// | `Join` | supported | - | too little | - | `Error::Memory` |
-    /// | `Gpu(s)` | any | opens | any | `Search(s)` on the GPU | `Asked` |
-    /// | `Gpu(s)` | any | fails, or no `gpu` feature | any | - | the GPU's error |
+    /// | `Gpu(Some(s))` | any | opens | any | `Search(s)` on the GPU | `Asked` |
+    /// | `Gpu(None)` | `AUTO_FROM..=MAX_N` | opens | fits or none | `Join` on the GPU | `Asked` |
+    /// | `Gpu(None)` | `AUTO_FROM..=MAX_N` | opens | too little | - | `Error::Memory` |
+    /// | `Gpu(None)` | other | opens | any | `SEARCH` on the GPU | `Asked` |
+    /// | `Gpu(_)` | any | fails, or no `gpu` feature | any | - | the GPU's error |
     /// | `Auto`, no GPU named | `AUTO_FROM..=MAX_N` | - | fits or none | `Join` | `JoinBySize` |
     /// | `Auto`, no GPU named | `AUTO_FROM..=MAX_N` | - | too little | `SEARCH` | `JoinBySize`, `JoinOverMemory` |
     /// | `Auto`, no GPU named | other | - | any | `SEARCH` | `SearchBySize` |
-    /// | `Auto`, GPU named | any | opens | any | `SEARCH` on the GPU | `GpuNamed` |
+    /// | `Auto`, GPU named | any | opens | any | as `Gpu(None)`; too little memory for the join: `SEARCH` on the GPU | `GpuNamed` (then `JoinOverMemory`) |
     /// | `Auto`, GPU named | any | fails, or no `gpu` feature | any | as `Auto` with none named | `GpuUnavailable`, then its rows' |
     ///
-    /// Threads matter only to the memory a join needs (a piece per thread). A GPU that fails
+    /// Threads matter only to the memory a join needs (a piece per thread; one host thread and
+    /// at most [`join::DEVICE_PIECE`] on a GPU). A GPU that fails
     /// while counting is [`Request::after_gpu_failure`]'s.
     pub fn choose<G>(
         &self,
         open_gpu: impl FnOnce() -> Result<G, Error>,
     ) -> Result<Choice<G>, Error> {
         let mut reasons = Vec::new();
-        let gpu_symmetry = match self.engine {
-            Engine::Auto if self.gpu_named => Some((Symmetry::Full, Reason::GpuNamed)),
-            Engine::Gpu(symmetry) => Some((symmetry, Reason::Asked)),
+        let on_gpu = match self.engine {
+            Engine::Auto if self.gpu_named => Some((Engine::Gpu(None), Reason::GpuNamed)),
+            Engine::Gpu(_) => Some((self.engine, Reason::Asked)),
             _ => None,
         };
-        if let Some((symmetry, reason)) = gpu_symmetry {
+        if let Some((asked, reason)) = on_gpu {
             match open_gpu() {
                 Ok(gpu) => {
-                    return Ok(Choice {
-                        engine: Engine::Search(symmetry),
-                        gpu: Some(gpu),
-                        piece: join::DEFAULT_PIECE,
-                        reasons: vec![reason],
-                    });
+                    // The host makes the join's half-boards on one thread, a device's piece
+                    // at a time.
+                    let host = Request { threads: 1, ..*self };
+                    let mut choice = host.within_memory(asked.tasks_engine(self.n), vec![reason])?;
+                    choice.gpu = Some(gpu);
+                    choice.piece = choice.piece.min(join::DEVICE_PIECE);
+                    return Ok(choice);
                 }
                 Err(error) if self.engine == Engine::Auto => {
                     reasons.push(Reason::GpuUnavailable(error));
@@ -255,7 +283,7 @@ impl Request {
                 )));
             }
             // A GPU asked for has returned above, opened or failed.
-            Engine::Auto | Engine::Gpu(_) if (join::AUTO_FROM..=join::MAX_N).contains(&self.n) => {
+            Engine::Auto | Engine::Gpu(_) if join_by_size(self.n) => {
                 reasons.push(Reason::JoinBySize);
                 Engine::Join
             }
@@ -349,9 +377,10 @@ impl Plan {
     /// mirror image. An error for a board size out of range, and for the join engine on a
     /// board it does not count.
     pub fn new(n: u32, engine: Engine, depth: u32) -> Result<Plan, Error> {
+        let engine = engine.tasks_engine(n);
         let depth = Plan::effective_depth(n, engine, depth)?;
         Ok(match engine {
-            Engine::Search(Symmetry::Full) | Engine::Gpu(Symmetry::Full) if n >= full::MIN_N => {
+            Engine::Search(Symmetry::Full) if n >= full::MIN_N => {
                 Plan::Full(full::tasks(n, depth))
             }
             Engine::Join => Plan::Join(join::Plan::new(n, depth)),
@@ -365,6 +394,7 @@ impl Plan {
     /// range, and for the join engine on a board it does not count.
     fn check(n: u32, engine: Engine) -> Result<(), Error> {
         Error::check_board_size(n)?;
+        let engine = engine.tasks_engine(n);
         if engine == Engine::Join {
             engine.settle(n)?;
         }
@@ -375,8 +405,9 @@ impl Plan {
     /// number of tasks: each engine clamps it to the rows it can place in advance.
     pub fn clamp_depth(n: u32, engine: Engine, depth: u32) -> Result<u32, Error> {
         Plan::check(n, engine)?;
+        let engine = engine.tasks_engine(n);
         Ok(match engine {
-            Engine::Search(Symmetry::Full) | Engine::Gpu(Symmetry::Full) if n >= full::MIN_N => {
+            Engine::Search(Symmetry::Full) if n >= full::MIN_N => {
                 full::clamp_depth(n, depth)
             }
             Engine::Join => join::clamp_depth(n, depth),
@@ -398,6 +429,7 @@ impl Plan {
     /// building them). The join engine's depth is never lowered.
     fn depth_of_at_most(n: u32, engine: Engine, depth: u32, most: usize) -> Result<u32, Error> {
         let mut depth = Plan::clamp_depth(n, engine, depth)?;
+        let engine = engine.tasks_engine(n);
         if engine == Engine::Join {
             return Ok(depth);
         }
@@ -413,7 +445,7 @@ impl Plan {
     /// counting no further than `cap` (n and the engine checked by the caller).
     fn search_tasks_up_to(n: u32, engine: Engine, depth: u32, cap: usize) -> usize {
         match engine {
-            Engine::Search(Symmetry::Full) | Engine::Gpu(Symmetry::Full) if n >= full::MIN_N => {
+            Engine::Search(Symmetry::Full) if n >= full::MIN_N => {
                 full::count_up_to(n, depth, cap)
             }
             _ => split::Prefixes::new(n, split::clamp_depth(n, depth), true).count_up_to(cap),
@@ -436,6 +468,7 @@ impl Plan {
     /// The shallowest split that gives every one of `threads` threads many tasks.
     pub fn auto_depth(n: u32, engine: Engine, threads: usize) -> Result<u32, Error> {
         Plan::check(n, engine)?;
+        let engine = engine.tasks_engine(n);
         if engine == Engine::Join {
             return Ok(join::auto_depth(n));
         }

@@ -362,7 +362,7 @@ fn count_engine(args: &CountArgs) -> Result<Engine, String> {
                 "--symmetry sets the search's symmetry: it does not go with --engine join".into(),
             );
         }
-        (EngineArg::Gpu, symmetry) => Engine::Gpu(symmetry.unwrap_or_default()),
+        (EngineArg::Gpu, symmetry) => Engine::Gpu(symmetry),
         (EngineArg::Auto | EngineArg::Search, Some(symmetry)) => Engine::Search(symmetry),
         (EngineArg::Search, None) => Engine::SEARCH,
         (EngineArg::Auto, None) => Engine::Auto,

@@ -89,8 +89,8 @@ impl Row {
         row.ranks = ranks;
         #[cfg(feature = "gpu")]
         if let Some(gpu) = &count.adapter {
-            // The GPU counted the search's tasks: the engine is named after the GPU.
-            row.engine = nqueens::Engine::Gpu(nqueens::Symmetry::Full).name();
+            // A GPU counted (the search's tasks or the join's): the engine is named after it.
+            row.engine = nqueens::Engine::Gpu(None).name();
             row.adapter = Some(gpu.name.clone());
             row.backend = Some(gpu.backend.clone());
         }

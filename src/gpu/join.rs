@@ -16,16 +16,20 @@ use crate::error::Error;
 use crate::join::{Gather, Index, Pairing, Pairs, Plan};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The most queries in one item: 256 an invocation of 64, so at most 2,048 loop iterations
-/// each (lavapipe stops at 65,535) and at most 2^23 pairs an item (its count is 32 bits).
-const ITEM_QUERIES: usize = 16_384;
+/// The most queries in one item: 2,048 for each quarter of the workgroup, so at most 16,384
+/// loop iterations an invocation (lavapipe stops at 65,535) and at most 2^22 pairs an item
+/// (its count is 32 bits).
+const ITEM_QUERIES: usize = 8_192;
+
+/// Invocations a query is counted by, one word of its 512 bits each (`join.wgsl`).
+const WORDS: u32 = 4;
 
 /// The most items in one batch (16 bytes each, 8 bytes of result).
 const BATCH_ITEMS: usize = 1 << 20;
 
-/// The most bytes of tables, and of row numbers, a batch holds, below the device's limit on
-/// one binding: large enough that a batch is many units at n = 16 to 20.
-const BATCH_BYTES: u64 = 64 << 20;
+/// The bytes of tables, and of row numbers, a batch is sent at: many units at n = 16 to 20.
+/// One piece's may be more, up to the device's limit on one binding.
+const BATCH_BYTES: usize = 16 << 20;
 
 /// What one batch holds.
 #[derive(Default)]
@@ -43,6 +47,14 @@ impl Batch {
     fn is_empty(&self) -> bool {
         self.items.is_empty()
     }
+
+    /// Empties it, keeping its buffers for the next batch.
+    fn clear(&mut self) {
+        self.tables.clear();
+        self.rows.clear();
+        self.items.clear();
+        self.owners.clear();
+    }
 }
 
 /// A dispatch on the device with what its items count for.
@@ -56,8 +68,9 @@ struct InFlight {
 /// takes in the one before while the device counts the next.
 struct Feeder<'d> {
     device: &'d Device,
-    /// The most words of tables and of rows a batch holds.
+    /// The words of tables or of rows a batch is sent at, and the most one may hold.
     words: usize,
+    most_words: usize,
     batch: Batch,
     /// The index whose tables the batch holds last: its build and its first row there.
     current: Option<(u64, u32)>,
@@ -95,7 +108,7 @@ impl Pairs for Feeder<'_> {
                 return 0;
             }
         }
-        if table_words > self.words || row_words > self.words {
+        if table_words > self.most_words || row_words > self.most_words {
             self.error = Some(Error::Gpu(format!(
                 "a piece of this board's half-boards needs {} MiB, more than a dispatch on {} \
                  holds",
@@ -162,21 +175,22 @@ impl Pairing for Emit<'_> {
 }
 
 impl Feeder<'_> {
-    /// Sends the batch (if it holds anything), then takes in the one before it.
+    /// Sends the batch (if it holds anything), then takes in the one before it. The device
+    /// has its own copy once it is sent: the batch's buffers are filled again at once.
     fn send(&mut self) {
-        let batch = std::mem::take(&mut self.batch);
         self.current = None;
-        let submitted = if batch.is_empty() {
+        let submitted = if self.batch.is_empty() {
             None
         } else {
+            let batch = &self.batch;
             match self
                 .device
                 .submit_join(&batch.items, &batch.tables, &batch.rows)
             {
                 Ok(submitted) => Some(InFlight {
                     submitted,
-                    items: batch.items,
-                    owners: batch.owners,
+                    items: batch.items.clone(),
+                    owners: batch.owners.clone(),
                 }),
                 Err(error) => {
                     self.error.get_or_insert(error);
@@ -184,6 +198,7 @@ impl Feeder<'_> {
                 }
             }
         };
+        self.batch.clear();
         if let Some(previous) = std::mem::replace(&mut self.in_flight, submitted) {
             if let Err(error) = self.take_in(previous) {
                 self.error.get_or_insert(error);
@@ -194,11 +209,16 @@ impl Feeder<'_> {
     /// Adds a finished dispatch's pairs to its tasks; refuses it unless every item went
     /// through all its queries.
     fn take_in(&mut self, done: InFlight) -> Result<(), Error> {
+        let t = std::time::Instant::now();
         let results = self.device.wait(done.submitted)?;
+        if std::env::var_os("NQ_DEBUG").is_some() {
+            let q: u64 = done.items.iter().map(|i| u64::from(i.queries)).sum();
+            eprintln!("batch items {} queries {} wait {:?}", done.items.len(), q, t.elapsed());
+        }
         for ((item, &(slot, multiplicity)), &[pairs, seen]) in
             done.items.iter().zip(&done.owners).zip(&results)
         {
-            if seen != item.queries {
+            if seen != item.queries * WORDS {
                 return Err(Error::Gpu(format!(
                     "{} stopped a pair count before it finished (a driver limit on loop \
                      iterations?); the result is refused",
@@ -222,10 +242,11 @@ pub(crate) fn run(
     on_task: &mut dyn FnMut(usize, u128),
     cancel: &AtomicBool,
 ) -> Result<Vec<u128>, Error> {
-    let words = (device.binding_bytes().min(BATCH_BYTES) / 4) as usize;
+    let most_words = usize::try_from(device.binding_bytes() / 4).unwrap_or(usize::MAX);
     let mut feeder = Feeder {
         device,
-        words,
+        words: (BATCH_BYTES / 4).min(most_words),
+        most_words,
         batch: Batch::default(),
         current: None,
         in_flight: None,

@@ -2,17 +2,18 @@
 // half-boards against a run of queries (half-boards of the other side), the same test the
 // CPU's hot loop makes (`count_group` in src/join/index.rs).
 //
-// A group's table has one row of 512 bits (four vec4<u32>) for each value of each chunk of a
+// A group's table has one row of 512 bits (16 words) for each value of each chunk of a
 // pattern's rest: the members free of the diagonals that value holds. A query names one row
-// per chunk; the members it pairs with are the AND of those rows, counted by popcount. Every
-// invocation of the workgroup takes every 64th query of the item, so the rows a workgroup
-// reads are one group's table, shared through the cache.
+// per chunk; the members it pairs with are the AND of those rows, counted by popcount.
+// Sixteen invocations share a query, one word each, so a row is read as 64 contiguous bytes;
+// the rows a workgroup reads are one group's table, shared through the cache.
 //
 // Per item the workgroup reports the pairs it counted and how many queries it went through;
 // the host refuses the whole result unless that is the item's number of queries (a driver
 // that stops loops early, as lavapipe does after 65,535 iterations, leaves it short). Items
-// hold at most 16,384 queries: at most 2,304 loop iterations an invocation, and at most
-// 16,384 x 512 pairs, far below 2^32.
+// hold at most 8,192 queries: at most 2,048 a quarter of the workgroup, 2,048 x 8 loop
+// iterations an invocation (the most chunks is 8), and at most 8,192 x 512 pairs, far below
+// 2^32.
 
 struct Params {
     // Items in this dispatch.
@@ -24,7 +25,7 @@ struct Params {
 }
 
 struct Item {
-    // The group's first row in `tables` (rows of four vec4<u32>).
+    // The group's first row in `tables` (rows of 16 words).
     table: u32,
     // The item's first query's first row number in `rows`.
     rows: u32,
@@ -37,7 +38,7 @@ struct Item {
 @group(0) @binding(1) var<storage, read> items: array<Item>;
 @group(0) @binding(2) var<storage, read> tables: array<vec4<u32>>;
 @group(0) @binding(3) var<storage, read> rows: array<u32>;
-// Per item: the pairs counted, and the queries gone through.
+// Per item: the pairs counted, and the queries gone through (16 for each: once a word).
 @group(0) @binding(4) var<storage, read_write> results: array<vec2<u32>>;
 
 // Zeroed at the start of every workgroup.
@@ -53,23 +54,18 @@ fn main(
     let index = group.y * params.row_width + group.x;
     if index < params.count {
         let item = items[index];
+        // Four invocations to a query, 128 of its 512 bits each: a row is read as 64 bytes
+        // side by side, and sixteen queries go at once.
+        let part = lane & 3u;
         var total = 0u;
         var done = 0u;
-        for (var q = lane; q < item.queries; q += 64u) {
+        for (var q = lane >> 2u; q < item.queries; q += 16u) {
             let first = item.rows + q * item.chunks;
-            let row = (item.table + rows[first]) * 4u;
-            var a = tables[row];
-            var b = tables[row + 1u];
-            var c = tables[row + 2u];
-            var d = tables[row + 3u];
+            var free = tables[(item.table + rows[first]) * 4u + part];
             for (var k = 1u; k < item.chunks; k += 1u) {
-                let next = (item.table + rows[first + k]) * 4u;
-                a &= tables[next];
-                b &= tables[next + 1u];
-                c &= tables[next + 2u];
-                d &= tables[next + 3u];
+                free &= tables[(item.table + rows[first + k]) * 4u + part];
             }
-            let ones = countOneBits(a) + countOneBits(b) + countOneBits(c) + countOneBits(d);
+            let ones = countOneBits(free);
             total += ones.x + ones.y + ones.z + ones.w;
             done += 1u;
         }

@@ -33,6 +33,12 @@ pub(super) fn longest_run(h: u32) -> usize {
 /// index takes some 100 bytes a half-board, so 2^22 keeps a thread within about half a GB.
 pub const DEFAULT_PIECE: usize = 1 << 22;
 
+/// Half-boards of each side the host holds at most when a GPU counts the pairs: the tables
+/// of a piece's index (some 32 bytes a half-board at n = 22, so about 40 MB at 2^20) then fit
+/// one dispatch's binding on every device wgpu reports (lavapipe allows 128 MiB). Units
+/// stay below it up to n = 22.
+pub const DEVICE_PIECE: usize = 1 << 20;
+
 /// The smallest piece [`piece_for`] settles for: smaller ones would repeat the generation of
 /// the other side too often to be worth running.
 pub const MIN_PIECE: usize = 1 << 12;
