@@ -4,7 +4,7 @@
 //! error, never a hang.
 
 use super::adapter::AdapterInfo;
-use super::layout::{Item, JoinItem, Rule};
+use super::layout::{Item, JoinItem, JoinRun, Rule};
 use crate::error::Error;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -225,11 +225,12 @@ impl Device {
         )
     }
 
-    /// Starts the pair count of `items` (at least one), one workgroup each, over the groups'
-    /// `tables` and the queries' `rows` (`join.wgsl`).
+    /// Starts the pair count of `items` (at least one), one workgroup each, over their
+    /// `runs` of queries, the groups' `tables` and the queries' `rows` (`join.wgsl`).
     pub(crate) fn submit_join(
         &self,
         items: &[JoinItem],
+        runs: &[JoinRun],
         tables: &[u32],
         rows: &[u32],
     ) -> Result<Submitted, Error> {
@@ -238,12 +239,13 @@ impl Device {
         let (groups_x, groups_y) = self.grid(count);
         let storage = wgpu::BufferUsages::STORAGE;
         let items_buffer = self.upload("nqueens join items", bytemuck::cast_slice(items), storage)?;
+        let runs = self.upload("nqueens join runs", bytemuck::cast_slice(runs), storage)?;
         let tables = self.upload("nqueens join tables", bytemuck::cast_slice(tables), storage)?;
         let rows = self.upload("nqueens join rows", bytemuck::cast_slice(rows), storage)?;
         self.dispatch(
             &self.join,
             [count, groups_x, 0, 0],
-            &[&items_buffer, &tables, &rows],
+            &[&items_buffer, &runs, &tables, &rows],
             (groups_x, groups_y),
             items.len(),
         )

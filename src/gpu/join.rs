@@ -11,18 +11,16 @@
 //! whole count an error, never a smaller number.
 
 use super::device::{Device, Submitted};
-use super::layout::JoinItem;
+use super::layout::{JoinItem, JoinRun};
 use crate::error::Error;
 use crate::join::{Gather, Index, Pairing, Pairs, Plan};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-/// The most queries in one item: 2,048 for each quarter of the workgroup, so at most 16,384
-/// loop iterations an invocation (lavapipe stops at 65,535) and at most 2^22 pairs an item
-/// (its count is 32 bits).
-const ITEM_QUERIES: usize = 8_192;
-
-/// Invocations a query is counted by, one word of its 512 bits each (`join.wgsl`).
-const WORDS: u32 = 4;
+/// The most queries in one item, and the most runs they come in: at most some 1,300 loop
+/// iterations an invocation (`join.wgsl`; lavapipe stops at 65,535) and at most 2^22 pairs
+/// an item (its count is 32 bits).
+const ITEM_QUERIES: u32 = 8_192;
+const ITEM_RUNS: u32 = 256;
 
 /// The most items in one batch (16 bytes each, 8 bytes of result).
 const BATCH_ITEMS: usize = 1 << 20;
@@ -39,8 +37,18 @@ struct Batch {
     /// The queries' row numbers.
     rows: Vec<u32>,
     items: Vec<JoinItem>,
-    /// Per item: the task slot it counts for and how many times its pairs count.
-    owners: Vec<(u32, u32)>,
+    runs: Vec<JoinRun>,
+    /// Per item: the task slot it counts for, how many times its pairs count, and its
+    /// queries.
+    owners: Vec<Owner>,
+}
+
+/// What an item's pairs count for.
+#[derive(Clone, Copy)]
+struct Owner {
+    slot: u32,
+    multiplicity: u32,
+    queries: u32,
 }
 
 impl Batch {
@@ -53,6 +61,7 @@ impl Batch {
         self.tables.clear();
         self.rows.clear();
         self.items.clear();
+        self.runs.clear();
         self.owners.clear();
     }
 }
@@ -60,8 +69,7 @@ impl Batch {
 /// A dispatch on the device with what its items count for.
 struct InFlight {
     submitted: Submitted,
-    items: Vec<JoinItem>,
-    owners: Vec<(u32, u32)>,
+    owners: Vec<Owner>,
 }
 
 /// The [`Pairs`] of a count on the device: fills batches, sends each when it is full, and
@@ -82,6 +90,8 @@ struct Feeder<'d> {
     pending: Vec<usize>,
     /// The first error; once set, nothing more is sent.
     error: Option<Error>,
+    /// Scratch: one east piece's pairings, (group, first query, last query).
+    pairings: Vec<(u32, u32, u32)>,
 }
 
 impl Pairs for Feeder<'_> {
@@ -130,15 +140,22 @@ impl Pairs for Feeder<'_> {
         };
         let rows = self.batch.rows.len() as u32;
         self.batch.rows.extend_from_slice(index.query_rows());
+        self.pairings.clear();
+        index.each_pairing(&mut Collect(&mut self.pairings));
+        // One item per group (or more, past its limits), with every run that pairs with it.
+        self.pairings.sort_by_key(|&(group, _, _)| group);
         let before = self.batch.items.len();
-        index.each_pairing(&mut Emit {
-            batch: &mut self.batch,
+        let piece = Piece {
             table,
             per_group: index.rows_per_group() as u32,
             rows,
             chunks: index.chunks() as u32,
-            owner: (self.slot, multiplicity),
-        });
+            slot: self.slot,
+            multiplicity,
+        };
+        for same in self.pairings.chunk_by(|a, b| a.0 == b.0) {
+            piece.emit(&mut self.batch, same);
+        }
         self.pending[self.slot as usize] += self.batch.items.len() - before;
         if self.batch.items.len() >= BATCH_ITEMS {
             self.send();
@@ -147,30 +164,74 @@ impl Pairs for Feeder<'_> {
     }
 }
 
-/// Appends the work items of one east piece to a batch.
-struct Emit<'b> {
-    batch: &'b mut Batch,
+/// Collects an index's pairings.
+struct Collect<'v>(&'v mut Vec<(u32, u32, u32)>);
+
+impl Pairing for Collect<'_> {
+    fn pair(&mut self, group: usize, first: usize, last: usize) {
+        self.0.push((group as u32, first as u32, last as u32));
+    }
+}
+
+/// Where one east piece's work goes in a batch.
+struct Piece {
     /// The index's first row in the batch's tables, and its rows per group.
     table: u32,
     per_group: u32,
     /// The piece's first row number in the batch's rows, and row numbers per query.
     rows: u32,
     chunks: u32,
-    owner: (u32, u32),
+    slot: u32,
+    multiplicity: u32,
 }
 
-impl Pairing for Emit<'_> {
-    fn pair(&mut self, group: usize, first: usize, last: usize) {
-        for start in (first..last).step_by(ITEM_QUERIES) {
-            let queries = (last - start).min(ITEM_QUERIES);
-            self.batch.items.push(JoinItem {
-                table: self.table + group as u32 * self.per_group,
-                rows: self.rows + start as u32 * self.chunks,
-                queries: queries as u32,
+impl Piece {
+    /// Appends the items of one group's `pairings` (group, first query, last query): its
+    /// runs of queries, cut into items of at most [`ITEM_QUERIES`] queries in at most
+    /// [`ITEM_RUNS`] runs.
+    fn emit(&self, batch: &mut Batch, pairings: &[(u32, u32, u32)]) {
+        let Some(&(group, _, _)) = pairings.first() else {
+            return;
+        };
+        let runs = pairings.iter().flat_map(|&(_, first, last)| {
+            (first..last)
+                .step_by(ITEM_QUERIES as usize)
+                .map(move |start| (start, (last - start).min(ITEM_QUERIES)))
+        });
+        let mut open: Option<JoinItem> = None;
+        for (start, queries) in runs {
+            if let Some(item) = open.filter(|item| {
+                batch.runs.len() as u32 - item.first_run == ITEM_RUNS
+                    || item.count + queries > ITEM_QUERIES
+            }) {
+                self.close(batch, item);
+                open = None;
+            }
+            let item = open.get_or_insert(JoinItem {
+                table: self.table + group * self.per_group,
+                first_run: batch.runs.len() as u32,
+                count: 0,
                 chunks: self.chunks,
             });
-            self.batch.owners.push(self.owner);
+            item.count += queries;
+            batch.runs.push(JoinRun {
+                rows: self.rows + start * self.chunks,
+                queries,
+            });
         }
+        if let Some(item) = open {
+            self.close(batch, item);
+        }
+    }
+
+    /// Adds a finished item to the batch, with what it counts for.
+    fn close(&self, batch: &mut Batch, item: JoinItem) {
+        batch.items.push(item);
+        batch.owners.push(Owner {
+            slot: self.slot,
+            multiplicity: self.multiplicity,
+            queries: item.count,
+        });
     }
 }
 
@@ -185,11 +246,10 @@ impl Feeder<'_> {
             let batch = &self.batch;
             match self
                 .device
-                .submit_join(&batch.items, &batch.tables, &batch.rows)
+                .submit_join(&batch.items, &batch.runs, &batch.tables, &batch.rows)
             {
                 Ok(submitted) => Some(InFlight {
                     submitted,
-                    items: batch.items.clone(),
                     owners: batch.owners.clone(),
                 }),
                 Err(error) => {
@@ -212,21 +272,20 @@ impl Feeder<'_> {
         let t = std::time::Instant::now();
         let results = self.device.wait(done.submitted)?;
         if std::env::var_os("NQ_DEBUG").is_some() {
-            let q: u64 = done.items.iter().map(|i| u64::from(i.queries)).sum();
-            eprintln!("batch items {} queries {} wait {:?}", done.items.len(), q, t.elapsed());
+            let q: u64 = done.owners.iter().map(|o| u64::from(o.queries)).sum();
+            eprintln!("batch items {} queries {} wait {:?}", done.owners.len(), q, t.elapsed());
         }
-        for ((item, &(slot, multiplicity)), &[pairs, seen]) in
-            done.items.iter().zip(&done.owners).zip(&results)
-        {
-            if seen != item.queries * WORDS {
+        for (owner, &[pairs, seen]) in done.owners.iter().zip(&results) {
+            if seen != owner.queries {
                 return Err(Error::Gpu(format!(
                     "{} stopped a pair count before it finished (a driver limit on loop \
                      iterations?); the result is refused",
                     self.device.name()
                 )));
             }
-            self.values[slot as usize] += u128::from(pairs) * u128::from(multiplicity);
-            self.pending[slot as usize] -= 1;
+            let slot = owner.slot as usize;
+            self.values[slot] += u128::from(pairs) * u128::from(owner.multiplicity);
+            self.pending[slot] -= 1;
         }
         Ok(())
     }
@@ -254,6 +313,7 @@ pub(crate) fn run(
         values: vec![0; ids.len()],
         pending: vec![0; ids.len()],
         error: None,
+        pairings: Vec::new(),
     };
     // Tasks whose parts are all generated, waiting for their items.
     let mut waiting = Vec::new();

@@ -1,6 +1,7 @@
 // The join engine's pair count: one workgroup counts one item, a group of up to 512 indexed
-// half-boards against a run of queries (half-boards of the other side), the same test the
-// CPU's hot loop makes (`count_group` in src/join/index.rs).
+// half-boards against queries (half-boards of the other side: those of every bucket that can
+// pair with the group), the same test the CPU's hot loop makes (`count_group` in
+// src/join/index.rs).
 //
 // A group's table has one row of 512 bits (16 words) for each value of each chunk of a
 // pattern's rest: the members free of the diagonals that value holds. A query names one row
@@ -11,9 +12,9 @@
 // Per item the workgroup reports the pairs it counted and how many queries it went through;
 // the host refuses the whole result unless that is the item's number of queries (a driver
 // that stops loops early, as lavapipe does after 65,535 iterations, leaves it short). Items
-// hold at most 8,192 queries: at most 2,048 a quarter of the workgroup, 2,048 x 8 loop
-// iterations an invocation (the most chunks is 8), and at most 8,192 x 512 pairs, far below
-// 2^32.
+// hold at most 8,192 queries in at most 256 runs: at most 128 queries an invocation, 8 chunks
+// each, and 256 steps from run to run (some 1,300 loop iterations), and at most 8,192 x 512
+// pairs, far below 2^32.
 
 struct Params {
     // Items in this dispatch.
@@ -25,21 +26,28 @@ struct Params {
 }
 
 struct Item {
-    // The group's first row in `tables` (rows of 16 words).
+    // The group's first row in `tables` (rows of four vec4<u32>).
     table: u32,
-    // The item's first query's first row number in `rows`.
-    rows: u32,
-    // How many queries, and how many row numbers each (the index's chunks).
-    queries: u32,
+    // The item's runs of queries start at `runs[first_run]` and hold `count` queries.
+    first_run: u32,
+    count: u32,
+    // Row numbers a query reads (the index's chunks).
     chunks: u32,
+}
+
+struct Run {
+    // The run's first query's first row number in `rows`, and how many queries.
+    rows: u32,
+    queries: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: Params;
 @group(0) @binding(1) var<storage, read> items: array<Item>;
-@group(0) @binding(2) var<storage, read> tables: array<vec4<u32>>;
-@group(0) @binding(3) var<storage, read> rows: array<u32>;
-// Per item: the pairs counted, and the queries gone through (16 for each: once a word).
-@group(0) @binding(4) var<storage, read_write> results: array<vec2<u32>>;
+@group(0) @binding(2) var<storage, read> runs: array<Run>;
+@group(0) @binding(3) var<storage, read> tables: array<vec4<u32>>;
+@group(0) @binding(4) var<storage, read> rows: array<u32>;
+// Per item: the pairs counted, and the queries gone through.
+@group(0) @binding(5) var<storage, read_write> results: array<vec2<u32>>;
 
 // Zeroed at the start of every workgroup.
 var<workgroup> pairs: atomic<u32>;
@@ -56,16 +64,32 @@ fn main(
         let item = items[index];
         // Four invocations to a query, 128 of its 512 bits each: a row is read as 64 bytes
         // side by side, and sixteen queries go at once.
-        let part = lane & 3u;
         var total = 0u;
         var done = 0u;
-        for (var q = lane >> 2u; q < item.queries; q += 16u) {
-            let first = item.rows + q * item.chunks;
-            var free = tables[(item.table + rows[first]) * 4u + part];
-            for (var k = 1u; k < item.chunks; k += 1u) {
-                free &= tables[(item.table + rows[first + k]) * 4u + part];
+        // Every 64th query of the item, its runs end to end: a query a pass for every
+        // invocation but the last pass's. `run` is the run of query `q`, `before` the
+        // queries of the runs before it.
+        var run = item.first_run;
+        var before = 0u;
+        for (var q = lane; q < item.count; q += 64u) {
+            while q >= before + runs[run].queries {
+                before += runs[run].queries;
+                run += 1u;
             }
-            let ones = countOneBits(free);
+            let first = runs[run].rows + (q - before) * item.chunks;
+            let row = (item.table + rows[first]) * 4u;
+            var a = tables[row];
+            var b = tables[row + 1u];
+            var c = tables[row + 2u];
+            var d = tables[row + 3u];
+            for (var k = 1u; k < item.chunks; k += 1u) {
+                let next = (item.table + rows[first + k]) * 4u;
+                a &= tables[next];
+                b &= tables[next + 1u];
+                c &= tables[next + 2u];
+                d &= tables[next + 3u];
+            }
+            let ones = countOneBits(a) + countOneBits(b) + countOneBits(c) + countOneBits(d);
             total += ones.x + ones.y + ones.z + ones.w;
             done += 1u;
         }

@@ -55,15 +55,25 @@ impl Rule {
 }
 
 /// One work item of the join's pair count (the shader `join.wgsl`'s `Item`): a group of
-/// indexed half-boards against a run of queries.
+/// indexed half-boards against runs of queries.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
 pub(crate) struct JoinItem {
     /// The group's first row in the batch's tables (rows of 512 bits).
     pub(crate) table: u32,
+    /// The item's runs start at `runs[first_run]` of the batch and hold `count` queries.
+    pub(crate) first_run: u32,
+    pub(crate) count: u32,
+    /// Row numbers a query reads.
+    pub(crate) chunks: u32,
+}
+
+/// A run of queries of a join item (the shader's `Run`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+pub(crate) struct JoinRun {
     /// The first query's first row number in the batch's rows.
     pub(crate) rows: u32,
-    /// How many queries, and how many row numbers each.
+    /// How many queries.
     pub(crate) queries: u32,
-    pub(crate) chunks: u32,
 }
