@@ -2,7 +2,7 @@
 //! a row of the decision table in its doc, with the GPU's answer given by the test (a GPU that
 //! opens is `Ok(())`, one that fails an `Error::Gpu`), so no device is needed.
 
-use nqueens::join::{AUTO_FROM, DEFAULT_PIECE, MAX_N, MIN_N, least_bytes};
+use nqueens::join::{AUTO_FROM, DEFAULT_PIECE, DEVICE_PIECE, MAX_N, MIN_N, least_bytes};
 use nqueens::{Choice, Engine, Error, Reason, Request, Symmetry};
 use std::cell::Cell;
 
@@ -87,19 +87,57 @@ fn the_join_engine_asked_for_under_too_little_memory_is_a_memory_error() {
 }
 
 #[test]
-fn a_gpu_asked_for_that_opens_counts_the_searchs_tasks_with_the_symmetry_asked() {
+fn a_gpu_asked_for_with_a_symmetry_counts_the_searchs_tasks_with_it() {
     for symmetry in [Symmetry::Full, Symmetry::Mirror] {
-        assert_eq!(
-            outcome(limited(Engine::Gpu(symmetry), 18, 1).choose(gpu_opens)),
-            Ok((Engine::Search(symmetry), true, vec![Reason::Asked]))
-        );
+        for n in [8, 18] {
+            assert_eq!(
+                outcome(limited(Engine::Gpu(Some(symmetry)), n, 1).choose(gpu_opens)),
+                Ok((Engine::Search(symmetry), true, vec![Reason::Asked]))
+            );
+        }
     }
+}
+
+#[test]
+fn a_gpu_asked_for_without_a_symmetry_counts_the_joins_tasks_where_auto_takes_the_join() {
+    for n in [AUTO_FROM, 20, MAX_N] {
+        let choice = request(Engine::Gpu(None), n).choose(gpu_opens).unwrap();
+        assert_eq!(
+            (choice.engine, choice.gpu, choice.piece),
+            (Engine::Join, Some(()), DEVICE_PIECE)
+        );
+        assert_eq!(choice.reasons, [Reason::Asked]);
+        assert_eq!(Engine::Gpu(None).tasks_engine(n), Engine::Join);
+    }
+    for n in [1, AUTO_FROM - 1, MAX_N + 1] {
+        assert_eq!(
+            outcome(request(Engine::Gpu(None), n).choose(gpu_opens)),
+            Ok((Engine::SEARCH, true, vec![Reason::Asked]))
+        );
+        assert_eq!(Engine::Gpu(None).tasks_engine(n), Engine::SEARCH);
+    }
+}
+
+/// The host holds the quarter table and one piece (one thread makes the half-boards): the
+/// memory a join on one thread needs, whatever threads were asked for.
+#[test]
+fn a_gpu_join_needs_the_memory_of_one_host_thread() {
+    let least = least_bytes(18, 1);
+    let fits = limited(Engine::Gpu(None), 18, least).choose(gpu_opens);
+    assert_eq!(outcome(fits), Ok((Engine::Join, true, vec![Reason::Asked])));
+    let error = limited(Engine::Gpu(None), 18, least - 1)
+        .choose(gpu_opens)
+        .unwrap_err();
+    assert!(
+        matches!(error, Error::Memory { needed, .. } if needed == least),
+        "{error:?}"
+    );
 }
 
 #[test]
 fn a_gpu_asked_for_that_fails_to_open_is_its_error_and_no_fallback() {
     assert_eq!(
-        outcome(request(Engine::Gpu(Symmetry::Full), 18).choose(gpu_fails)),
+        outcome(request(Engine::Gpu(None), 18).choose(gpu_fails)),
         Err(gpu_fails().unwrap_err())
     );
 }
@@ -142,17 +180,26 @@ fn auto_takes_the_full_symmetry_search_below_and_past_the_join_engines_sizes() {
 }
 
 #[test]
-fn auto_with_a_gpu_named_counts_on_it_with_full_symmetry_whatever_the_size_or_memory() {
-    for n in [8, 18] {
-        let request = Request {
-            max_memory: Some(1),
-            ..named(Engine::Auto, n)
-        };
-        assert_eq!(
-            outcome(request.choose(gpu_opens)),
-            Ok((Engine::SEARCH, true, vec![Reason::GpuNamed]))
-        );
-    }
+fn auto_with_a_gpu_named_counts_on_it_as_a_gpu_without_a_symmetry() {
+    assert_eq!(
+        outcome(named(Engine::Auto, 8).choose(gpu_opens)),
+        Ok((Engine::SEARCH, true, vec![Reason::GpuNamed]))
+    );
+    assert_eq!(
+        outcome(named(Engine::Auto, 18).choose(gpu_opens)),
+        Ok((Engine::Join, true, vec![Reason::GpuNamed]))
+    );
+    // Too little memory for the join's table: the search, still on the GPU.
+    let request = Request {
+        max_memory: Some(1),
+        ..named(Engine::Auto, 18)
+    };
+    let choice = request.choose(gpu_opens).unwrap();
+    assert_eq!((choice.engine, choice.gpu), (Engine::SEARCH, Some(())));
+    assert!(matches!(
+        choice.reasons[..],
+        [Reason::GpuNamed, Reason::JoinOverMemory { .. }]
+    ));
 }
 
 #[test]
@@ -201,9 +248,7 @@ fn the_gpu_is_opened_only_when_one_is_to_count() {
     }
     assert_eq!(opened.get(), 0);
     named(Engine::Auto, 16).choose(open).unwrap();
-    request(Engine::Gpu(Symmetry::Full), 16)
-        .choose(open)
-        .unwrap();
+    request(Engine::Gpu(None), 16).choose(open).unwrap();
     assert_eq!(opened.get(), 2);
 }
 
@@ -215,7 +260,7 @@ fn a_gpu_failing_while_it_counts_falls_back_to_the_cpu_only_under_auto() {
         Ok(Reason::GpuFailed(error.clone()))
     );
     assert_eq!(
-        request(Engine::Gpu(Symmetry::Full), 18).after_gpu_failure(error.clone()),
+        request(Engine::Gpu(None), 18).after_gpu_failure(error.clone()),
         Err(error)
     );
 }
@@ -247,8 +292,9 @@ fn a_cancelled_gpu_count_ends_even_under_auto() {
 
 #[test]
 fn settle_is_the_choice_for_the_size_alone_and_keeps_a_gpu_named() {
-    let gpu = Engine::Gpu(Symmetry::Mirror);
-    assert_eq!(gpu.settle(18), Ok(gpu));
+    for gpu in [Engine::Gpu(Some(Symmetry::Mirror)), Engine::Gpu(None)] {
+        assert_eq!(gpu.settle(18), Ok(gpu));
+    }
     for n in [8, 18, 30] {
         let chosen = request(Engine::Auto, n).choose(gpu_opens).unwrap().engine;
         assert_eq!(Engine::Auto.settle(n), Ok(chosen));

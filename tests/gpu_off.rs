@@ -31,7 +31,7 @@ fn engine_gpu_and_gpu_info_say_this_build_has_no_gpu_support() {
 #[test]
 fn the_library_says_so_too() {
     let error = nqueens::Counter::new()
-        .engine(nqueens::Engine::Gpu(nqueens::Symmetry::Full))
+        .engine(nqueens::Engine::Gpu(None))
         .count(8)
         .unwrap_err();
     assert!(matches!(error, nqueens::Error::Gpu(_)), "{error:?}");
