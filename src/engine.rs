@@ -261,8 +261,12 @@ impl Request {
                 Ok(gpu) => {
                     // The host makes the join's half-boards on one thread, a device's piece
                     // at a time.
-                    let host = Request { threads: 1, ..*self };
-                    let mut choice = host.within_memory(asked.tasks_engine(self.n), vec![reason])?;
+                    let host = Request {
+                        threads: 1,
+                        ..*self
+                    };
+                    let mut choice =
+                        host.within_memory(asked.tasks_engine(self.n), vec![reason])?;
                     choice.gpu = Some(gpu);
                     choice.piece = choice.piece.min(join::DEVICE_PIECE);
                     return Ok(choice);
@@ -380,9 +384,7 @@ impl Plan {
         let engine = engine.tasks_engine(n);
         let depth = Plan::effective_depth(n, engine, depth)?;
         Ok(match engine {
-            Engine::Search(Symmetry::Full) if n >= full::MIN_N => {
-                Plan::Full(full::tasks(n, depth))
-            }
+            Engine::Search(Symmetry::Full) if n >= full::MIN_N => Plan::Full(full::tasks(n, depth)),
             Engine::Join => Plan::Join(join::Plan::new(n, depth)),
             Engine::Auto | Engine::Search(_) | Engine::Gpu(_) => {
                 Plan::Mirror(split::tasks(n, depth))
@@ -407,9 +409,7 @@ impl Plan {
         Plan::check(n, engine)?;
         let engine = engine.tasks_engine(n);
         Ok(match engine {
-            Engine::Search(Symmetry::Full) if n >= full::MIN_N => {
-                full::clamp_depth(n, depth)
-            }
+            Engine::Search(Symmetry::Full) if n >= full::MIN_N => full::clamp_depth(n, depth),
             Engine::Join => join::clamp_depth(n, depth),
             Engine::Auto | Engine::Search(_) | Engine::Gpu(_) => split::clamp_depth(n, depth),
         })
@@ -445,9 +445,7 @@ impl Plan {
     /// counting no further than `cap` (n and the engine checked by the caller).
     fn search_tasks_up_to(n: u32, engine: Engine, depth: u32, cap: usize) -> usize {
         match engine {
-            Engine::Search(Symmetry::Full) if n >= full::MIN_N => {
-                full::count_up_to(n, depth, cap)
-            }
+            Engine::Search(Symmetry::Full) if n >= full::MIN_N => full::count_up_to(n, depth, cap),
             _ => split::Prefixes::new(n, split::clamp_depth(n, depth), true).count_up_to(cap),
         }
     }

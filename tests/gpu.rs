@@ -165,6 +165,85 @@ fn count_engine_gpu_reports_its_adapter_in_json() {
     );
 }
 
+/// `count N --engine gpu` counts with the join engine's tasks from n = 14 on: every task's
+/// value (`--subtotals`) is the CPU join's, from n = 14 to 18 (n = 18 takes some 16 s on
+/// lavapipe); the boards below are the library's test (`gpu::tests`).
+#[test]
+fn boards_14_to_18_on_the_gpu_join_have_the_cpu_joins_subtotals() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for n in 14..=18 {
+        let size = n.to_string();
+        let mut subtotals = Vec::new();
+        for engine in ["gpu", "join"] {
+            let file = dir.path().join(format!("{n}-{engine}.tsv"));
+            let path = file.to_str().unwrap();
+            let out = stdout(&["count", &size, "--engine", engine, "--subtotals", path]);
+            assert_eq!(out.trim().parse::<u128>().ok(), known::total(n), "n {n}");
+            subtotals.push(std::fs::read_to_string(&file).unwrap());
+        }
+        assert!(subtotals[0].contains("engine=join"), "{}", subtotals[0]);
+        assert!(subtotals[0].lines().count() > 100, "n {n}");
+        assert_eq!(subtotals[0], subtotals[1], "n {n}");
+    }
+}
+
+#[test]
+fn count_engine_gpu_counts_the_join_s_tasks_from_14_and_reports_its_adapter() {
+    let Some(gpu) = gpu() else { return };
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(&["count", "14", "--engine", "gpu", "--json"])).unwrap();
+    assert_eq!(json["solutions"], 365_596);
+    assert_eq!(json["engine"], "gpu");
+    assert!(json.get("symmetry").is_none(), "{json}");
+    assert_eq!(json["adapter"], gpu.adapter().name.as_str());
+    assert_eq!(json["match"], true);
+    // A symmetry asks for the search on the GPU.
+    let json: serde_json::Value = serde_json::from_str(&stdout(&[
+        "count",
+        "14",
+        "--engine",
+        "gpu",
+        "--symmetry",
+        "mirror",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(json["solutions"], 365_596);
+    assert_eq!(json["symmetry"], "mirror");
+}
+
+/// A journal of the join's tasks resumes on either side: begun on the CPU and finished on
+/// the GPU, and the other way round.
+#[test]
+fn a_join_journal_moves_between_the_cpu_and_the_gpu() {
+    if gpu().is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (first, then) in [("join", "gpu"), ("gpu", "join")] {
+        let journal = dir.path().join(format!("{first}.journal"));
+        let path = journal.to_str().unwrap();
+        assert_eq!(
+            stdout(&["count", "15", "--engine", first, "--checkpoint", path]),
+            "2279184\n"
+        );
+        let tasks = std::fs::read_to_string(&journal).unwrap().lines().count() - 1;
+        cut_journal(&journal, tasks / 3);
+        assert_eq!(
+            stdout(&["count", "15", "--engine", then, "--checkpoint", path]),
+            "2279184\n",
+            "{first} then {then}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&journal).unwrap().lines().count() - 1,
+            tasks
+        );
+    }
+}
+
 #[test]
 fn gpu_info_lists_the_adapters() {
     if gpu().is_none() {
@@ -202,7 +281,7 @@ fn a_checkpoint_resumes_on_the_gpu_and_from_the_cpu() {
         std::fs::read_to_string(&journal).unwrap().lines().count() - 1,
         tasks
     );
-    // The GPU counts the search's own tasks: a CPU run's journal resumes on the GPU.
+    // Below n = 14 the GPU counts the search's own tasks: a CPU run's journal resumes on it.
     let cpu = dir.path().join("cpu.journal");
     let cpu_path = cpu.to_str().unwrap();
     stdout(&["count", "13", "--engine", "dfs", "--checkpoint", cpu_path]);

@@ -9,11 +9,18 @@ use crate::error::Error;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// The search shader.
-pub(crate) const SHADER: &str = include_str!("search.wgsl");
+/// The shaders: the search, and the join engine's pair count.
+pub(crate) const SHADERS: Shaders = Shaders {
+    search: include_str!("search.wgsl"),
+    join: include_str!("join.wgsl"),
+};
 
-/// The join engine's pair count.
-const JOIN_SHADER: &str = include_str!("join.wgsl");
+/// The WGSL source of each shader (tests pass broken ones).
+#[derive(Clone, Copy)]
+pub(crate) struct Shaders<'s> {
+    pub(crate) search: &'s str,
+    pub(crate) join: &'s str,
+}
 
 /// Invocations per workgroup (the shader's `@workgroup_size`).
 const WORKGROUP: u32 = 64;
@@ -82,11 +89,11 @@ pub(crate) struct Submitted {
 }
 
 impl Device {
-    /// Opens `adapter` and compiles `source` (the search shader; tests pass broken ones).
+    /// Opens `adapter` and compiles the `shaders`.
     pub(crate) fn open(
         info: AdapterInfo,
         adapter: &wgpu::Adapter,
-        source: &str,
+        shaders: Shaders,
     ) -> Result<Device, Error> {
         let name = info.name.clone();
         let fail = move |what: &str, detail: &dyn std::fmt::Display| {
@@ -131,12 +138,15 @@ impl Device {
                 cache: None,
             });
             match pollster::block_on(scope.pop()) {
-                Some(error) => Err(fail(&format!("the {label} shader does not compile"), &error)),
+                Some(error) => Err(fail(
+                    &format!("the {label} shader does not compile"),
+                    &error,
+                )),
                 None => Ok(pipeline),
             }
         };
-        let pipeline = compile("search", source)?;
-        let join = compile("join", JOIN_SHADER)?;
+        let pipeline = compile("search", shaders.search)?;
+        let join = compile("join", shaders.join)?;
         let device = Device {
             info,
             device,
@@ -238,7 +248,8 @@ impl Device {
         let count = items.len() as u32;
         let (groups_x, groups_y) = self.grid(count);
         let storage = wgpu::BufferUsages::STORAGE;
-        let items_buffer = self.upload("nqueens join items", bytemuck::cast_slice(items), storage)?;
+        let items_buffer =
+            self.upload("nqueens join items", bytemuck::cast_slice(items), storage)?;
         let runs = self.upload("nqueens join runs", bytemuck::cast_slice(runs), storage)?;
         let tables = self.upload("nqueens join tables", bytemuck::cast_slice(tables), storage)?;
         let rows = self.upload("nqueens join rows", bytemuck::cast_slice(rows), storage)?;
@@ -301,7 +312,11 @@ impl Device {
             mapped_at_creation: false,
         });
         let mut entries = vec![entry(0, &uniform)];
-        entries.extend((1..).zip(inputs).map(|(binding, buffer)| entry(binding, buffer)));
+        entries.extend(
+            (1..)
+                .zip(inputs)
+                .map(|(binding, buffer)| entry(binding, buffer)),
+        );
         entries.push(entry(inputs.len() as u32 + 1, &output));
         let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("nqueens bindings"),

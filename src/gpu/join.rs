@@ -273,7 +273,12 @@ impl Feeder<'_> {
         let results = self.device.wait(done.submitted)?;
         if std::env::var_os("NQ_DEBUG").is_some() {
             let q: u64 = done.owners.iter().map(|o| u64::from(o.queries)).sum();
-            eprintln!("batch items {} queries {} wait {:?}", done.owners.len(), q, t.elapsed());
+            eprintln!(
+                "batch items {} queries {} wait {:?}",
+                done.owners.len(),
+                q,
+                t.elapsed()
+            );
         }
         for (owner, &[pairs, seen]) in done.owners.iter().zip(&results) {
             if seen != owner.queries {

@@ -60,10 +60,10 @@ impl Gpu {
     /// (case-insensitive). Errors: no adapter at all, none that matches (the message lists
     /// those found), or one that cannot run the search.
     pub fn open(name: Option<&str>) -> Result<Gpu, Error> {
-        Gpu::open_with(name, device::SHADER)
+        Gpu::open_with(name, device::SHADERS)
     }
 
-    fn open_with(name: Option<&str>, source: &str) -> Result<Gpu, Error> {
+    fn open_with(name: Option<&str>, shaders: device::Shaders) -> Result<Gpu, Error> {
         let found = device::adapters();
         if found.is_empty() {
             return Err(Error::Gpu(
@@ -89,7 +89,7 @@ impl Gpu {
                 names.join(", ")
             )));
         };
-        let device = Device::open(info.clone(), adapter, source)?;
+        let device = Device::open(info.clone(), adapter, shaders)?;
         let shape = if device.is_software() {
             Shape::SOFTWARE
         } else {
@@ -183,8 +183,12 @@ mod tests {
         if !has_adapter() {
             return;
         }
-        let broken = device::SHADER.replace("~free + 1u", "-free");
-        let error = Gpu::open_with(None, &broken)
+        let broken = device::SHADERS.search.replace("~free + 1u", "-free");
+        let shaders = device::Shaders {
+            search: &broken,
+            ..device::SHADERS
+        };
+        let error = Gpu::open_with(None, shaders)
             .err()
             .expect("must not compile");
         let message = error.to_string();
@@ -219,12 +223,51 @@ mod tests {
                     .run(n, &plan, &ids, &mut |id, value| reported[id] = Some(value))
                     .unwrap();
                 for (id, &value) in values.iter().enumerate() {
-                    assert_eq!(value, plan.run(id).unwrap(), "n {n} depth {depth} task {id}");
+                    assert_eq!(
+                        value,
+                        plan.run(id).unwrap(),
+                        "n {n} depth {depth} task {id}"
+                    );
                     assert_eq!(reported[id], Some(value), "n {n} depth {depth} task {id}");
                 }
                 let total = values.iter().sum::<u128>() / plan.units_per_solution();
                 assert_eq!(Some(total), crate::known::total(n), "n {n} depth {depth}");
             }
         }
+    }
+
+    /// The join counted on a device whose loops stop early (a shader that skips a query, as
+    /// lavapipe's loop cap would) is refused with a one-line error, not returned short.
+    #[test]
+    fn a_pair_count_cut_short_is_refused() {
+        if !has_adapter() {
+            return;
+        }
+        let cut = device::SHADERS
+            .join
+            .replace("done += 1u;", "done += select(1u, 0u, q == 70u);");
+        assert_ne!(cut, device::SHADERS.join);
+        let shaders = device::Shaders {
+            join: &cut,
+            ..device::SHADERS
+        };
+        let gpu = Gpu::open_with(None, shaders).unwrap();
+        let plan = Plan::new(15, Engine::Join, 2).unwrap();
+        let ids: Vec<usize> = (0..plan.len()).collect();
+        let error = gpu.run(15, &plan, &ids, &mut |_, _| {}).unwrap_err();
+        let message = error.to_string();
+        assert!(message.contains("stopped a pair count"), "{message}");
+        assert!(!message.contains('\n'), "{message}");
+    }
+
+    #[test]
+    fn a_destroyed_device_under_the_join_is_an_error_not_a_hang() {
+        let Some(gpu) = gpu() else { return };
+        let plan = Plan::new(14, Engine::Join, 2).unwrap();
+        let ids: Vec<usize> = (0..plan.len()).collect();
+        gpu.device.destroy();
+        let error = gpu.run(14, &plan, &ids, &mut |_, _| {}).unwrap_err();
+        assert!(matches!(error, Error::Gpu(_)), "{error:?}");
+        assert!(!error.to_string().contains('\n'), "{error}");
     }
 }

@@ -55,7 +55,9 @@ mod weight;
 pub(crate) use {index::Index, index::Pairing, squeeze::Gather, unit::Pairs};
 
 pub use memory::table_bytes;
-pub use memory::{DEFAULT_PIECE, DEVICE_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes, piece_for};
+pub use memory::{
+    DEFAULT_PIECE, DEVICE_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes, piece_for,
+};
 pub use partition::{MAX_BITS, Policy, TASK_NANOS};
 pub use plan::{
     AUTO_FROM, JoinTask, MAX_DEPTH, MAX_N, MIN_N, MORE_TASKS_FROM, MOST_THREADS, Plan,
