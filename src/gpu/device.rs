@@ -265,7 +265,9 @@ impl Device {
     /// The most bytes one storage binding may hold on this device.
     pub(crate) fn binding_bytes(&self) -> u64 {
         let limits = self.device.limits();
-        u64::from(limits.max_storage_buffer_binding_size).min(limits.max_buffer_size)
+        limits
+            .max_storage_buffer_binding_size
+            .min(limits.max_buffer_size)
     }
 
     /// A grid of `groups` workgroups: one row, or rows of the most a dimension allows.

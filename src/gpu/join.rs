@@ -259,10 +259,10 @@ impl Feeder<'_> {
             }
         };
         self.batch.clear();
-        if let Some(previous) = std::mem::replace(&mut self.in_flight, submitted) {
-            if let Err(error) = self.take_in(previous) {
-                self.error.get_or_insert(error);
-            }
+        if let Some(previous) = std::mem::replace(&mut self.in_flight, submitted)
+            && let Err(error) = self.take_in(previous)
+        {
+            self.error.get_or_insert(error);
         }
     }
 
