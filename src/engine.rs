@@ -515,7 +515,7 @@ impl Plan {
     }
 
     /// An error unless `part` is a part of task `index` of the plan.
-    fn check_part(&self, index: usize, part: usize) -> Result<(), Error> {
+    pub(crate) fn check_part(&self, index: usize, part: usize) -> Result<(), Error> {
         self.check_task(index)?;
         let parts = self.task_parts(index);
         if part >= parts {

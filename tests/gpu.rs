@@ -244,6 +244,30 @@ fn a_join_journal_moves_between_the_cpu_and_the_gpu() {
     }
 }
 
+/// `--estimate --engine gpu` times the sampled parts on the device and says so; the
+/// search's tasks on a GPU are not sampled there, which is a one-line error.
+#[test]
+fn an_estimate_on_the_gpu_times_the_join_s_parts_there() {
+    let Some(gpu) = gpu() else { return };
+    let out = stdout(&["count", "16", "--estimate", "--engine", "gpu", "--json"]);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["engine"], "join");
+    assert_eq!(json["adapter"], gpu.adapter().name.as_str());
+    assert_eq!(json["threads"], 1);
+    assert!(json["sampled"].as_u64().unwrap() > 0, "{json}");
+    assert!(json["core_seconds"].as_f64().unwrap() > 0.0, "{json}");
+    let text = stdout(&["count", "15", "--estimate", "--engine", "gpu"]);
+    assert!(text.contains("GPU-seconds"), "{text}");
+    let out = nqueens()
+        .args(["count", "12", "--estimate", "--engine", "gpu"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("join engine's tasks"), "{stderr}");
+}
+
 #[test]
 fn gpu_info_lists_the_adapters() {
     if gpu().is_none() {

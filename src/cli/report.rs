@@ -218,7 +218,8 @@ struct EstimateRow {
     engine: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     symmetry: Option<&'static str>,
-    /// The predicted work of every task, in seconds of one core of this machine.
+    /// The predicted work of every task, in seconds of one core of this machine (with a GPU:
+    /// seconds of the GPU and its host thread, each part timed alone).
     core_seconds: f64,
     /// Half the 95 % interval, relative to `core_seconds`.
     error: f64,
@@ -241,6 +242,9 @@ struct EstimateRow {
     /// unit of weight (the largest over the least).
     longest_part_seconds: f64,
     rate_spread: f64,
+    /// The GPU the parts were timed on, if one was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    adapter: Option<String>,
 }
 
 /// Prints the estimate of one board size: a line, or a JSON object.
@@ -251,6 +255,12 @@ pub fn estimate(
     estimate: &nqueens::Estimate,
     setup: Duration,
 ) -> io::Result<()> {
+    #[cfg(feature = "gpu")]
+    let adapter = job.gpu.as_ref().map(|gpu| gpu.adapter().name.clone());
+    #[cfg(not(feature = "gpu"))]
+    let adapter: Option<String> = None;
+    // A GPU's parts are timed one at a time: the run is predicted for it alone.
+    let threads = if adapter.is_some() { 1 } else { job.threads };
     let row = EstimateRow {
         n: job.n,
         engine: job.engine.name(),
@@ -262,8 +272,8 @@ pub fn estimate(
         } else {
             estimate.error
         },
-        threads: job.threads,
-        seconds: setup.as_secs_f64() + estimate.core_seconds / job.threads as f64,
+        threads,
+        seconds: setup.as_secs_f64() + estimate.core_seconds / threads as f64,
         tasks: estimate.tasks,
         split_depth: job.split_depth,
         memory_bytes: job.plan.memory_bytes(job.threads),
@@ -274,6 +284,7 @@ pub fn estimate(
         sample_seconds: estimate.sample_seconds,
         longest_part_seconds: estimate.longest_part_seconds,
         rate_spread: estimate.rate_spread,
+        adapter,
     };
     if style == OutputStyle::Json {
         serde_json::to_writer(&mut *out, &row)?;
@@ -292,18 +303,21 @@ pub fn estimate(
             )?;
             return out.flush();
         }
+        let (unit, on) = match &row.adapter {
+            Some(adapter) => ("GPU-seconds", adapter.clone()),
+            None => ("core-seconds", plural(row.threads as u128, "thread")),
+        };
         // A part can be timed more than once (a small board has fewer parts than a round
         // has points), so the sample is counted in timings.
         writeln!(
             out,
-            "n = {}: about {:.3} core-seconds (± {:.1} % at 95 %), {:.3} s on {}; {} ({}); \
+            "n = {}: about {:.3} {unit} (± {:.1} % at 95 %), {:.3} s on {on}; {} ({}); \
              memory {memory}; {} of {} in {:.2} s after {:.2} s of preparation; the longest \
-             part {:.3} core-seconds, time per weight within {:.1}x",
+             part {:.3} {unit}, time per weight within {:.1}x",
             row.n,
             Sig(row.core_seconds),
             100.0 * row.error,
             Sig(row.seconds),
-            plural(row.threads as u128, "thread"),
             plural(row.tasks as u128, "task"),
             job.engine,
             plural(row.sampled as u128, "timing"),

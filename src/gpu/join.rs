@@ -235,7 +235,33 @@ impl Piece {
     }
 }
 
-impl Feeder<'_> {
+impl<'d> Feeder<'d> {
+    /// A feeder for `slots` tasks.
+    fn new(device: &'d Device, slots: usize) -> Feeder<'d> {
+        let most_words = usize::try_from(device.binding_bytes() / 4).unwrap_or(usize::MAX);
+        Feeder {
+            device,
+            words: (BATCH_BYTES / 4).min(most_words),
+            most_words,
+            batch: Batch::default(),
+            current: None,
+            in_flight: None,
+            slot: 0,
+            values: vec![0; slots],
+            pending: vec![0; slots],
+            error: None,
+            pairings: Vec::new(),
+        }
+    }
+
+    /// Sends what is left and takes in every dispatch; the first error, if any.
+    fn finish(&mut self) -> Result<(), Error> {
+        // The last batch, then the one still in flight.
+        self.send();
+        self.send();
+        self.error.take().map_or(Ok(()), Err)
+    }
+
     /// Sends the batch (if it holds anything), then takes in the one before it. The device
     /// has its own copy once it is sent: the batch's buffers are filled again at once.
     fn send(&mut self) {
@@ -306,20 +332,7 @@ pub(crate) fn run(
     on_task: &mut dyn FnMut(usize, u128),
     cancel: &AtomicBool,
 ) -> Result<Vec<u128>, Error> {
-    let most_words = usize::try_from(device.binding_bytes() / 4).unwrap_or(usize::MAX);
-    let mut feeder = Feeder {
-        device,
-        words: (BATCH_BYTES / 4).min(most_words),
-        most_words,
-        batch: Batch::default(),
-        current: None,
-        in_flight: None,
-        slot: 0,
-        values: vec![0; ids.len()],
-        pending: vec![0; ids.len()],
-        error: None,
-        pairings: Vec::new(),
-    };
+    let mut feeder = Feeder::new(device, ids.len());
     // Tasks whose parts are all generated, waiting for their items.
     let mut waiting = Vec::new();
     for (slot, &id) in ids.iter().enumerate() {
@@ -337,15 +350,28 @@ pub(crate) fn run(
         waiting.push(slot);
         report(&feeder, ids, &mut waiting, on_task);
     }
-    // The last batch, then the one still in flight.
-    feeder.send();
-    feeder.send();
-    if let Some(error) = feeder.error.take() {
-        return Err(error);
-    }
+    feeder.finish()?;
     report(&feeder, ids, &mut waiting, on_task);
     debug_assert!(waiting.is_empty());
     Ok(feeder.values)
+}
+
+/// The wall-clock time part `part` of task `id` of the join engine's `plan` takes alone on
+/// `device`: its half-boards made and indexed on this thread, then its pairs counted there
+/// (a run overlaps the two, so a sample of parts timed so is an upper bound of the run's
+/// time; [`crate::Job::estimate`] with a GPU).
+pub(crate) fn time_part(
+    device: &Device,
+    plan: &Plan,
+    id: usize,
+    part: usize,
+) -> Result<std::time::Duration, Error> {
+    let start = std::time::Instant::now();
+    let mut feeder = Feeder::new(device, 1);
+    std::hint::black_box(plan.run_part_with(id, part, &mut feeder));
+    feeder.finish()?;
+    std::hint::black_box(feeder.values[0]);
+    Ok(start.elapsed())
 }
 
 /// Reports the waiting tasks whose items are all back.

@@ -153,6 +153,28 @@ impl Gpu {
     }
 }
 
+impl Gpu {
+    /// The time part `part` of task `index` of `plan` takes on this GPU, with the host's work
+    /// for it, one after the other (wall-clock time): what `count --estimate` times on a GPU.
+    /// The join engine's tasks only: the search's tasks on a GPU are not sampled (an error).
+    pub fn time_part(
+        &self,
+        plan: &Plan,
+        index: usize,
+        part: usize,
+    ) -> Result<std::time::Duration, Error> {
+        plan.check_part(index, part)?;
+        match plan {
+            Plan::Join(plan) => join::time_part(&self.device, plan, index, part),
+            _ => Err(Error::Engine(
+                "--estimate on a GPU times the join engine's tasks (n = 14 to 28 without \
+                 --symmetry); the search's tasks are estimated on the CPU"
+                    .into(),
+            )),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

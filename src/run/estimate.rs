@@ -119,22 +119,31 @@ impl Job {
         self.estimate_weights()?;
         let started = Instant::now();
         let line = Line::new(&self.plan, &self.weights);
-        let threads = self.threads.max(1) as f64;
+        let plan = &self.plan;
+        let on_cpu =
+            |task: usize, part: usize, draw: u64| Ok(plan.task_time_part(task, part, draw, clock));
+        // On a GPU, one part at a time, each timed whole by the wall clock (the device's
+        // time is no thread's).
+        #[cfg(feature = "gpu")]
+        let on_gpu = self
+            .gpu
+            .as_ref()
+            .map(|gpu| move |task: usize, part: usize, _: u64| gpu.time_part(plan, task, part));
+        #[cfg(feature = "gpu")]
+        let (timer, workers): (&Timer, usize) = match &on_gpu {
+            Some(on_gpu) => (on_gpu, 1),
+            None => (&on_cpu, self.threads),
+        };
+        #[cfg(not(feature = "gpu"))]
+        let (timer, workers): (&Timer, usize) = (&on_cpu, self.threads);
+        let threads = workers.max(1) as f64;
         let mut rounds: Vec<Vec<Timed>> = Vec::new();
         let mut points = FIRST_ROUND;
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
         loop {
             seed = splitmix(seed);
             let picks = line.pick(points, seed);
-            let (round, complete) = time_round(
-                &self.plan,
-                self.threads,
-                &picks,
-                seed,
-                started,
-                budget,
-                clock,
-            )?;
+            let (round, complete) = time_round(timer, workers, &picks, seed, started, budget)?;
             if !round.is_empty() {
                 rounds.push(round);
             }
@@ -176,21 +185,25 @@ impl Job {
     }
 }
 
+/// What times a part: (task, part, a random draw) to its time, or the error that ends the
+/// estimate.
+type Timer<'a> = dyn Fn(usize, usize, u64) -> Result<Duration, Error> + Sync + 'a;
+
 /// Times one round of parts, `picks` (task, part, weight), on `threads` threads, each part
-/// by `clock`: the parts are run in an order shuffled by `seed`, so that a round the budget
+/// by `time`: the parts are run in an order shuffled by `seed`, so that a round the budget
 /// cuts short is a random part of its points, not the heaviest tasks' alone, and a part not
 /// started within `budget` of `started` is left out. Returns the parts timed, in the order
 /// of `picks`, and whether that is all of them.
 fn time_round(
-    plan: &Plan,
+    time: &Timer,
     threads: usize,
     picks: &[(usize, usize, u64)],
     seed: u64,
     started: Instant,
     budget: Duration,
-    clock: &(dyn Fn() -> Duration + Sync),
 ) -> Result<(Vec<Timed>, bool), Error> {
     let order = shuffled(picks.len(), seed);
+    let failed = std::sync::Mutex::new(None);
     let times = driver::run(
         threads,
         picks.len(),
@@ -201,12 +214,22 @@ fn time_round(
             let i = order[k];
             let (task, part, _) = picks[i];
             let draw = splitmix(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            plan.task_time_part(task, part, draw, clock)
-                .as_nanos()
-                .min(u128::MAX - 1)
+            match time(task, part, draw) {
+                Ok(time) => time.as_nanos().min(u128::MAX - 1),
+                Err(error) => {
+                    failed
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .get_or_insert(error);
+                    u128::MAX
+                }
+            }
         },
         |_, _| {},
     )?;
+    if let Some(error) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(error);
+    }
     // Back in the order of the points along the line.
     let mut by_point = vec![0; picks.len()];
     for (&i, &nanos) in order.iter().zip(&times) {
