@@ -243,8 +243,8 @@ impl Request {
     /// | `Auto`, GPU named | any | opens | any | as `Gpu(None)`; too little memory for the join: `SEARCH` on the GPU | `GpuNamed` (then `JoinOverMemory`) |
     /// | `Auto`, GPU named | any | fails, or no `gpu` feature | any | as `Auto` with none named | `GpuUnavailable`, then its rows' |
     ///
-    /// Threads matter only to the memory a join needs (a piece per thread; one host thread and
-    /// at most [`join::DEVICE_PIECE`] on a GPU). A GPU that fails
+    /// Threads matter only to the memory a join needs (a piece per thread; on a GPU, a piece of
+    /// at most [`join::DEVICE_PIECE`] per host thread). A GPU that fails
     /// while counting is [`Request::after_gpu_failure`]'s.
     pub fn choose<G>(
         &self,
@@ -259,14 +259,10 @@ impl Request {
         if let Some((asked, reason)) = on_gpu {
             match open_gpu() {
                 Ok(gpu) => {
-                    // The host makes the join's half-boards on one thread, a device's piece
-                    // at a time.
-                    let host = Request {
-                        threads: 1,
-                        ..*self
-                    };
+                    // The host's threads make the join's half-boards, a device's piece at a
+                    // time each.
                     let mut choice =
-                        host.within_memory(asked.tasks_engine(self.n), vec![reason])?;
+                        self.within_memory(asked.tasks_engine(self.n), vec![reason])?;
                     choice.gpu = Some(gpu);
                     choice.piece = choice.piece.min(join::DEVICE_PIECE);
                     return Ok(choice);

@@ -118,11 +118,11 @@ fn a_gpu_asked_for_without_a_symmetry_counts_the_joins_tasks_where_auto_takes_th
     }
 }
 
-/// The host holds the quarter table and one piece (one thread makes the half-boards): the
-/// memory a join on one thread needs, whatever threads were asked for.
+/// The host holds the quarter table and a device's piece for each of its threads (four
+/// here): what a join on four threads with pieces of at most `DEVICE_PIECE` needs.
 #[test]
-fn a_gpu_join_needs_the_memory_of_one_host_thread() {
-    let least = least_bytes(18, 1);
+fn a_gpu_join_needs_the_memory_of_its_host_threads() {
+    let least = least_bytes(18, 4);
     let fits = limited(Engine::Gpu(None), 18, least).choose(gpu_opens);
     assert_eq!(outcome(fits), Ok((Engine::Join, true, vec![Reason::Asked])));
     let error = limited(Engine::Gpu(None), 18, least - 1)

@@ -14,7 +14,8 @@ use super::device::{Device, Submitted};
 use super::layout::{JoinItem, JoinRun};
 use crate::error::Error;
 use crate::join::{Gather, Index, Pairing, Pairs, Plan};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
 
 /// The most queries in one item, and the most runs they come in: at most some 1,300 loop
 /// iterations an invocation (`join.wgsl`; lavapipe stops at 65,535) and at most 2^22 pairs
@@ -322,38 +323,119 @@ impl<'d> Feeder<'d> {
     }
 }
 
-/// Counts the tasks `ids` of the join engine's `plan` with the pairs counted on `device`;
-/// returns their values in the order of `ids` (those [`Plan::run`] gives). `on_task(id,
-/// value)` is called as each task's last item comes back; `cancel` is read between parts.
+/// Counts the tasks `ids` of the join engine's `plan` with the pairs counted on `device`, the
+/// half-boards made on `threads` host threads (each with its own batches, taking the next
+/// task as it finishes one); returns their values in the order of `ids` (those [`Plan::run`]
+/// gives). `on_task(id, value)` is called on the calling thread as each task's last item
+/// comes back; `cancel` is read between tasks.
 pub(crate) fn run(
     device: &Device,
     plan: &Plan,
     ids: &[usize],
     on_task: &mut dyn FnMut(usize, u128),
     cancel: &AtomicBool,
+    threads: usize,
 ) -> Result<Vec<u128>, Error> {
-    let mut feeder = Feeder::new(device, ids.len());
-    // Tasks whose parts are all generated, waiting for their items.
-    let mut waiting = Vec::new();
-    for (slot, &id) in ids.iter().enumerate() {
-        if cancel.load(Ordering::Relaxed) {
-            return Err(Error::Cancelled);
+    let next = AtomicUsize::new(0);
+    // Set by a host thread that fails, so that the others stop too.
+    let stop = AtomicBool::new(false);
+    let (done, finished) = mpsc::channel::<(usize, u128)>();
+    let mut values = vec![0u128; ids.len()];
+    let outcomes = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.clamp(1, ids.len().max(1)))
+            .map(|_| {
+                let done = done.clone();
+                let work = Work {
+                    device,
+                    plan,
+                    ids,
+                    next: &next,
+                    cancel,
+                    stop: &stop,
+                };
+                scope.spawn(move || {
+                    let outcome = work.feed(&done);
+                    if outcome.is_err() {
+                        work.stop.store(true, Ordering::Relaxed);
+                    }
+                    outcome
+                })
+            })
+            .collect();
+        drop(done);
+        // Every task as it finishes, until every host thread has ended.
+        for (slot, value) in finished {
+            values[slot] = value;
+            on_task(ids[slot], value);
         }
-        feeder.slot = slot as u32;
-        for part in 0..plan.parts(id) {
-            let here = plan.run_part_with(id, part, &mut feeder);
-            feeder.values[slot] += here;
-        }
-        if let Some(error) = feeder.error.take() {
-            return Err(error);
-        }
-        waiting.push(slot);
-        report(&feeder, ids, &mut waiting, on_task);
+        workers
+            .into_iter()
+            .map(|worker| {
+                worker.join().unwrap_or_else(|_| {
+                    Err(Error::Gpu(
+                        "a host thread of the GPU's join panicked".into(),
+                    ))
+                })
+            })
+            .collect::<Vec<_>>()
+    });
+    // A failure is the count's error; a cancellation only when nothing failed.
+    let mut errors: Vec<Error> = outcomes.into_iter().filter_map(Result::err).collect();
+    errors.sort_by_key(|e| *e == Error::Cancelled);
+    match errors.into_iter().next() {
+        Some(error) => Err(error),
+        None => Ok(values),
     }
-    feeder.finish()?;
-    report(&feeder, ids, &mut waiting, on_task);
-    debug_assert!(waiting.is_empty());
-    Ok(feeder.values)
+}
+
+/// What each host thread of [`run`] shares.
+#[derive(Clone, Copy)]
+struct Work<'a> {
+    device: &'a Device,
+    plan: &'a Plan,
+    ids: &'a [usize],
+    /// The next task slot to take.
+    next: &'a AtomicUsize,
+    cancel: &'a AtomicBool,
+    stop: &'a AtomicBool,
+}
+
+impl Work<'_> {
+    /// Takes tasks until there are none left, sending each one's (slot, value) to `done`
+    /// once its items are back.
+    fn feed(&self, done: &mpsc::Sender<(usize, u128)>) -> Result<(), Error> {
+        let mut feeder = Feeder::new(self.device, 0);
+        // The task slot of each of the feeder's slots; the feeder's slots waiting for items.
+        let mut slots = Vec::new();
+        let mut waiting = Vec::new();
+        loop {
+            if self.cancel.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled);
+            }
+            let slot = self.next.fetch_add(1, Ordering::Relaxed);
+            if slot >= self.ids.len() || self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let id = self.ids[slot];
+            feeder.slot = slots.len() as u32;
+            feeder.values.push(0);
+            feeder.pending.push(0);
+            slots.push(slot);
+            for part in 0..self.plan.parts(id) {
+                let here = self.plan.run_part_with(id, part, &mut feeder);
+                feeder.values[feeder.slot as usize] += here;
+            }
+            if let Some(error) = feeder.error.take() {
+                return Err(error);
+            }
+            waiting.push(feeder.slot as usize);
+            report(&feeder, &slots, &mut waiting, done);
+        }
+        feeder.finish()?;
+        report(&feeder, &slots, &mut waiting, done);
+        debug_assert!(waiting.is_empty());
+        Ok(())
+    }
 }
 
 /// The wall-clock time part `part` of task `id` of the join engine's `plan` takes alone on
@@ -374,18 +456,19 @@ pub(crate) fn time_part(
     Ok(start.elapsed())
 }
 
-/// Reports the waiting tasks whose items are all back.
+/// Sends the waiting tasks whose items are all back to `done`, as (task slot, value).
 fn report(
     feeder: &Feeder,
-    ids: &[usize],
+    slots: &[usize],
     waiting: &mut Vec<usize>,
-    on_task: &mut dyn FnMut(usize, u128),
+    done: &mpsc::Sender<(usize, u128)>,
 ) {
-    waiting.retain(|&slot| {
-        let done = feeder.pending[slot] == 0;
-        if done {
-            on_task(ids[slot], feeder.values[slot]);
+    waiting.retain(|&local| {
+        let back = feeder.pending[local] == 0;
+        if back {
+            // The receiver lives until every host thread has ended.
+            let _ = done.send((slots[local], feeder.values[local]));
         }
-        !done
+        !back
     });
 }

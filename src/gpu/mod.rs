@@ -53,6 +53,8 @@ pub fn adapters() -> Vec<AdapterInfo> {
 pub struct Gpu {
     device: Device,
     shape: Shape,
+    /// Host threads making the join's half-boards.
+    host_threads: usize,
 }
 
 impl Gpu {
@@ -95,7 +97,11 @@ impl Gpu {
         } else {
             Shape::HARDWARE
         };
-        Ok(Gpu { device, shape })
+        Ok(Gpu {
+            device,
+            shape,
+            host_threads: 1,
+        })
     }
 
     /// The adapter in use.
@@ -119,9 +125,17 @@ impl Gpu {
         self
     }
 
-    /// Counts the tasks `ids` of `plan`, a plan of the search for the n x n board, and returns
-    /// their values (as [`Plan::run`] gives them) in the order of `ids`. `on_task(id, value)`
-    /// is called as each task finishes.
+    /// Sets how many host threads make the join engine's half-boards and indexes for the
+    /// device (default 1; at least 1): each fills its own batches, so the device is fed by
+    /// all of them at once.
+    pub fn host_threads(mut self, threads: usize) -> Gpu {
+        self.host_threads = threads.max(1);
+        self
+    }
+
+    /// Counts the tasks `ids` of `plan`, a plan of the n x n board (the search's or the join
+    /// engine's), and returns their values (as [`Plan::run`] gives them) in the order of
+    /// `ids`. `on_task(id, value)` is called as each task finishes, on the calling thread.
     pub fn run(
         &self,
         n: u32,
@@ -146,7 +160,7 @@ impl Gpu {
             plan.check_task(id)?;
         }
         if let Plan::Join(plan) = plan {
-            return join::run(&self.device, plan, ids, on_task, cancel);
+            return join::run(&self.device, plan, ids, on_task, cancel, self.host_threads);
         }
         let tasks = Tasks::new(n, plan)?;
         work::run(&self.device, &tasks, self.shape, ids, on_task, cancel)
@@ -255,6 +269,27 @@ mod tests {
                 let total = values.iter().sum::<u128>() / plan.units_per_solution();
                 assert_eq!(Some(total), crate::known::total(n), "n {n} depth {depth}");
             }
+        }
+    }
+
+    /// Several host threads, each with its own batches, give every task its CPU value and
+    /// report each task once.
+    #[test]
+    fn host_threads_share_the_tasks_and_give_their_cpu_values() {
+        let Some(gpu) = gpu() else { return };
+        let gpu = gpu.host_threads(3);
+        let plan = Plan::new(15, Engine::Join, 3).unwrap();
+        let ids: Vec<usize> = (0..plan.len()).rev().step_by(2).collect();
+        let mut reported = std::collections::HashMap::new();
+        let values = gpu
+            .run(15, &plan, &ids, &mut |id, value| {
+                assert!(reported.insert(id, value).is_none(), "task {id} twice");
+            })
+            .unwrap();
+        assert_eq!(reported.len(), ids.len());
+        for (&id, &value) in ids.iter().zip(&values) {
+            assert_eq!(value, plan.run(id).unwrap(), "task {id}");
+            assert_eq!(reported[&id], value, "task {id}");
         }
     }
 

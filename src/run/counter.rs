@@ -155,7 +155,9 @@ impl<'a> Counter<'a> {
         {
             return Err(Error::SplitDepth(d));
         }
-        let choice = self.request(n, threads).choose(|| self.open_gpu())?;
+        let choice = self
+            .request(n, threads)
+            .choose(|| self.open_gpu_for(threads))?;
         let engine = choice.engine;
         let gpu_fallback = OnceLock::new();
         if let Some(Reason::GpuUnavailable(error)) = choice.reasons.first() {
@@ -281,15 +283,16 @@ impl<'a> Counter<'a> {
         }
     }
 
-    /// The GPU named, or the first found, opened for [`Request::choose`].
+    /// The GPU named, or the first found, opened for [`Request::choose`], fed by `threads`
+    /// host threads.
     #[cfg(feature = "gpu")]
-    fn open_gpu(&self) -> Result<crate::gpu::Gpu, Error> {
-        crate::gpu::Gpu::open(self.gpu_adapter.as_deref())
+    fn open_gpu_for(&self, threads: usize) -> Result<crate::gpu::Gpu, Error> {
+        crate::gpu::Gpu::open(self.gpu_adapter.as_deref()).map(|gpu| gpu.host_threads(threads))
     }
 
     /// Without the `gpu` feature there is no GPU to open: [`NO_GPU_SUPPORT`] says so.
     #[cfg(not(feature = "gpu"))]
-    fn open_gpu(&self) -> Result<(), Error> {
+    fn open_gpu_for(&self, _threads: usize) -> Result<(), Error> {
         Err(Error::Gpu(NO_GPU_SUPPORT.into()))
     }
 
