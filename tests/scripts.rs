@@ -122,6 +122,7 @@ fn scripts_help_prints_the_usage_and_exits_0() {
 fn gpu_bench_sh_checks_its_arguments_before_building() {
     refused("gpu-bench.sh", &["-n", "12 40"], "invalid board size '40'");
     refused("gpu-bench.sh", &["-n", "x"], "invalid board size 'x'");
+    refused("gpu-bench.sh", &["-e", "27 33"], "invalid board size '33'");
     refused("gpu-bench.sh", &["-r", "0"], "invalid run count '0'");
     refused("gpu-bench.sh", &["-j", "two"], "invalid thread count 'two'");
     refused("gpu-bench.sh", &["-Z"], "unknown option -Z");
