@@ -296,17 +296,7 @@ impl<'d> Feeder<'d> {
     /// Adds a finished dispatch's pairs to its tasks; refuses it unless every item went
     /// through all its queries.
     fn take_in(&mut self, done: InFlight) -> Result<(), Error> {
-        let t = std::time::Instant::now();
         let results = self.device.wait(done.submitted)?;
-        if std::env::var_os("NQ_DEBUG").is_some() {
-            let q: u64 = done.owners.iter().map(|o| u64::from(o.queries)).sum();
-            eprintln!(
-                "batch items {} queries {} wait {:?}",
-                done.owners.len(),
-                q,
-                t.elapsed()
-            );
-        }
         for (owner, &[pairs, seen]) in done.owners.iter().zip(&results) {
             if seen != owner.queries {
                 return Err(Error::Gpu(format!(
