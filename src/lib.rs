@@ -29,7 +29,7 @@ pub mod join;
 mod search;
 // The engine vocabulary and every engine's numbered tasks (`Plan`), above the engines.
 mod engine;
-// The GPU engine counts the search's tasks of a `Plan`.
+// The GPU engine counts the search's or the join's tasks of a `Plan`.
 #[cfg(feature = "gpu")]
 pub mod gpu;
 // Running a count: threads, journals, shards, MPI.

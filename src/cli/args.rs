@@ -196,8 +196,8 @@ pub struct CountArgs {
     /// 2.6 GB at n = 24 and 25, is built on demand a row set at a time from 26 on),
     /// `search` by backtracking search
     /// (`dfs` is another name for it); `auto` takes the join engine from n = 14 on (and
-    /// within --max-memory), the search below; `gpu` runs the search on a GPU (builds with
-    /// the `gpu` feature).
+    /// within --max-memory), the search below; `gpu` counts on a GPU, the join's tasks from
+    /// n = 14 on and the search's below or with --symmetry (builds with the `gpu` feature).
     #[arg(long, value_enum, default_value_t = EngineArg::Auto, value_name = "ENGINE")]
     pub engine: EngineArg,
 
@@ -289,7 +289,7 @@ pub enum EngineArg {
     /// The backtracking search.
     #[value(alias = "dfs")]
     Search,
-    /// The search's tasks on a GPU (builds with the `gpu` feature).
+    /// On a GPU: the join's tasks from n = 14, else the search's (the `gpu` feature).
     Gpu,
 }
 

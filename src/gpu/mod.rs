@@ -1,9 +1,11 @@
-//! The search on a GPU, through wgpu (Vulkan on Linux and Windows, Metal on macOS, DX12 on
+//! Counting on a GPU, through wgpu (Vulkan on Linux and Windows, Metal on macOS, DX12 on
 //! Windows); built with the `gpu` feature.
 //!
-//! It counts the search's own numbered tasks ([`Plan::Mirror`] or [`Plan::Full`]), so a task's
-//! value is the number [`Plan::run`] gives and progress, checkpoints, shards and MPI treat GPU
-//! runs like any other. Each task is cut on the host into items a few rows from the bottom;
+//! It counts the engines' own numbered tasks, so a task's value is the number [`Plan::run`]
+//! gives and progress, checkpoints, shards and MPI treat GPU runs like any other. The join
+//! engine's tasks ([`Plan::Join`]): the host makes the half-boards and indexes and the device
+//! counts the pairs (`join.rs`, `join.wgsl`). The search's ([`Plan::Mirror`] or
+//! [`Plan::Full`]): each task is cut on the host into items a few rows from the bottom;
 //! one shader invocation (`search.wgsl`) counts the completions of one item by the bitmask
 //! search with an explicit stack, in 32-bit integers, and the host sums them in `u128`.
 //!
