@@ -63,6 +63,20 @@ impl Chunking {
     }
 }
 
+/// Calls `receiver.method::<C>()` for `C` the number of chunks `count` says: a constant for
+/// the compiler, so that the loops over a query's chunks are unrolled.
+macro_rules! with_chunks {
+    ($count:expr, $receiver:ident . $method:ident ()) => {
+        with_chunks!(@arms $count, $receiver, $method, 1, 2, 3, 4, 5, 6, 7, 8)
+    };
+    (@arms $count:expr, $receiver:ident, $method:ident, $($c:literal),*) => {
+        match $count {
+            $($c => $receiver.$method::<$c>(),)*
+            _ => unreachable!("patterns are at most 64 bits wide, in at most 8 chunks"),
+        }
+    };
+}
+
 /// Half-boards a bucket is filled to at most, about, counting hard and soft cuts ([`Keys`]):
 /// fewer cuts prune less, more cost a pass over more query buckets. Measured at n = 18 and
 /// 20 with groups of 512: 512 with no soft cuts left groups 56 % full; 256 with the last two
@@ -311,16 +325,7 @@ impl Index {
     #[inline(always)]
     pub(super) fn count<G: Gather>(&mut self, gather: G, patterns: &[u64]) -> u64 {
         self.prepare_queries(gather, patterns);
-        // Constants for the compiler: the loop over a query's rows is unrolled.
-        macro_rules! dispatch {
-            ($($c:literal),*) => {
-                match self.chunking.count() {
-                    $($c => self.count_prepared::<$c>(),)*
-                    _ => unreachable!("patterns are at most 64 bits wide"),
-                }
-            };
-        }
-        dispatch!(1, 2, 3, 4, 5, 6, 7, 8)
+        with_chunks!(self.chunking.count(), self.count_prepared())
     }
 
     /// The pairs of the prepared queries ([`Index::prepare_queries`]), group by group.
@@ -348,16 +353,7 @@ impl Index {
             &mut self.queries,
             &mut self.query_bounds,
         );
-        // Constants for the compiler: the loop over a query's chunks is unrolled.
-        macro_rules! dispatch {
-            ($($c:literal),*) => {
-                match self.chunking.count() {
-                    $($c => self.query_rows_with::<$c>(),)*
-                    _ => unreachable!("patterns are at most 64 bits wide"),
-                }
-            };
-        }
-        dispatch!(1, 2, 3, 4, 5, 6, 7, 8)
+        with_chunks!(self.chunking.count(), self.query_rows_with())
     }
 
     /// The row numbers of the queries, `CHUNKS` to a query.
