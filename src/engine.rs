@@ -6,6 +6,7 @@ use crate::error::Error;
 use crate::join;
 use crate::search::kernel::{self, Unblocked};
 use crate::search::{full, sample, split};
+pub use crate::symmetry::Symmetry;
 use std::time::Duration;
 
 /// Which engine counts a board: the one type every output, file and error names engines by.
@@ -105,35 +106,6 @@ impl std::fmt::Display for Engine {
     }
 }
 
-/// Which symmetry the counting search exploits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum Symmetry {
-    /// The first row halved by the mirror image: the textbook method, kept as a second,
-    /// independent search.
-    Mirror,
-    /// All eight symmetries of the square: about one board per class of eight is searched
-    /// (`src/search/full.rs`). The default; boards below 8 x 8 use the mirror split.
-    #[default]
-    Full,
-}
-
-impl Symmetry {
-    /// The symmetry's name: `full` or `mirror`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Symmetry::Mirror => "mirror",
-            Symmetry::Full => "full",
-        }
-    }
-
-    /// The symmetry of a name as [`Symmetry::name`] spells it.
-    pub fn from_name(name: &str) -> Option<Symmetry> {
-        [Symmetry::Full, Symmetry::Mirror]
-            .into_iter()
-            .find(|s| s.name() == name)
-    }
-}
-
 /// Whether `Auto` takes the join engine by board size alone: [`join::AUTO_FROM`] to
 /// [`join::MAX_N`].
 fn join_by_size(n: u32) -> bool {
@@ -203,7 +175,8 @@ pub struct Choice<G> {
     pub engine: Engine,
     /// The GPU that counts, if one does: what the request's `open_gpu` returned.
     pub gpu: Option<G>,
-    /// The join engine's piece under the memory limit ([`join::DEFAULT_PIECE`] without one).
+    /// The join engine's piece under the memory limit ([`join::DEFAULT_PIECE`] without one; at
+    /// most [`join::DEVICE_PIECE`] on a GPU).
     pub piece: usize,
     /// Each step that decided, in the order taken: one reason, or a fallback and then the
     /// reason for the engine fallen back to.
@@ -244,7 +217,8 @@ impl Request {
     /// | `Auto`, GPU named | any | fails, or no `gpu` feature | any | as `Auto` with none named | `GpuUnavailable`, then its rows' |
     ///
     /// Threads matter only to the memory a join needs (a piece per thread; on a GPU, a piece of
-    /// at most [`join::DEVICE_PIECE`] per host thread). A GPU that fails
+    /// at most [`join::DEVICE_PIECE`] and [`join::DEVICE_BATCH_BYTES`] per host thread). A
+    /// GPU that fails
     /// while counting is [`Request::after_gpu_failure`]'s.
     pub fn choose<G>(
         &self,
@@ -261,8 +235,11 @@ impl Request {
                 Ok(gpu) => {
                     // The host's threads make the join's half-boards, a device's piece at a
                     // time each.
-                    let mut choice =
-                        self.within_memory(asked.tasks_engine(self.n), vec![reason])?;
+                    let mut choice = self.within_memory(
+                        asked.tasks_engine(self.n),
+                        vec![reason],
+                        join::DEVICE_BATCH_BYTES,
+                    )?;
                     choice.gpu = Some(gpu);
                     choice.piece = choice.piece.min(join::DEVICE_PIECE);
                     return Ok(choice);
@@ -296,15 +273,18 @@ impl Request {
                 asked
             }
         };
-        self.within_memory(engine, reasons)
+        self.within_memory(engine, reasons, 0)
     }
 
     /// [`Request::choose`]'s last step: the join engine's piece under the memory limit, or,
     /// for `Auto`, the search when not even the smallest fits.
+    /// `reserve`: what else each thread holds (a GPU's batches), taken off the limit first and
+    /// added to the least an error names.
     fn within_memory<G>(
         &self,
         engine: Engine,
         mut reasons: Vec<Reason>,
+        reserve: u64,
     ) -> Result<Choice<G>, Error> {
         let mut choice = Choice {
             engine,
@@ -313,7 +293,16 @@ impl Request {
             reasons: Vec::new(),
         };
         if let (Engine::Join, Some(limit)) = (engine, self.max_memory) {
-            match join::piece_for(self.n, limit, self.threads) {
+            let reserve = reserve.saturating_mul(self.threads as u64);
+            let fit = join::piece_for(self.n, limit.saturating_sub(reserve), self.threads);
+            let fit = fit.map_err(|error| match error {
+                Error::Memory { needed, table } => Error::Memory {
+                    needed: needed.saturating_add(reserve),
+                    table,
+                },
+                other => other,
+            });
+            match fit {
                 Ok(piece) => choice.piece = piece,
                 Err(Error::Memory { needed, table }) if self.engine == Engine::Auto => {
                     choice.engine = Engine::SEARCH;
@@ -329,8 +318,9 @@ impl Request {
     /// What a count whose GPU failed with `error` while it ran does: the reason the CPU
     /// counts the tasks the GPU left, or the error that ends the count (a cancellation
     /// always; any error unless [`Request::choose`] falls back from a GPU that fails, which
-    /// it asks). The engine is kept, not chosen again: the finished tasks are the search's,
-    /// numbered and valued as its plan says, so only the search can count the rest.
+    /// it asks). The engine is kept, not chosen again: the finished tasks are the engine's
+    /// whose tasks the GPU counted (the search's or the join's), numbered and valued as its
+    /// plan says, so only that engine can count the rest.
     pub fn after_gpu_failure(&self, error: Error) -> Result<Reason, Error> {
         if error == Error::Cancelled {
             return Err(error);

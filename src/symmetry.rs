@@ -1,4 +1,5 @@
-//! The eight symmetries of the square, canonical forms, and the count of unique solutions.
+//! The eight symmetries of the square, canonical forms, and the count of unique solutions;
+//! and which of them the counting search exploits ([`Symmetry`]).
 //!
 //! The group of the square (four rotations, each with or without a reflection) maps solutions
 //! to solutions. Counting classes needs no search of canonical boards: by Burnside's lemma the
@@ -15,6 +16,35 @@
 //! far smaller than the full search. The same three numbers give the class sizes: a solution
 //! fixed by a quarter turn lies in a class of 2, one fixed by a half turn only in a class of 4,
 //! any other in a class of 8.
+
+/// Which symmetry the counting search exploits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Symmetry {
+    /// The first row halved by the mirror image: the textbook method, kept as a second,
+    /// independent search.
+    Mirror,
+    /// All eight symmetries of the square: about one board per class of eight is searched
+    /// (`src/search/full.rs`). The default; boards below 8 x 8 use the mirror split.
+    #[default]
+    Full,
+}
+
+impl Symmetry {
+    /// The symmetry's name: `full` or `mirror`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::Mirror => "mirror",
+            Symmetry::Full => "full",
+        }
+    }
+
+    /// The symmetry of a name as [`Symmetry::name`] spells it.
+    pub fn from_name(name: &str) -> Option<Symmetry> {
+        [Symmetry::Full, Symmetry::Mirror]
+            .into_iter()
+            .find(|s| s.name() == name)
+    }
+}
 
 /// One of the eight symmetries of the square.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

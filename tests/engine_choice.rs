@@ -2,7 +2,9 @@
 //! a row of the decision table in its doc, with the GPU's answer given by the test (a GPU that
 //! opens is `Ok(())`, one that fails an `Error::Gpu`), so no device is needed.
 
-use nqueens::join::{AUTO_FROM, DEFAULT_PIECE, DEVICE_PIECE, MAX_N, MIN_N, least_bytes};
+use nqueens::join::{
+    AUTO_FROM, DEFAULT_PIECE, DEVICE_BATCH_BYTES, DEVICE_PIECE, MAX_N, MIN_N, least_bytes,
+};
 use nqueens::{Choice, Engine, Error, Reason, Request, Symmetry};
 use std::cell::Cell;
 
@@ -118,11 +120,11 @@ fn a_gpu_asked_for_without_a_symmetry_counts_the_joins_tasks_where_auto_takes_th
     }
 }
 
-/// The host holds the quarter table and a device's piece for each of its threads (four
-/// here): what a join on four threads with pieces of at most `DEVICE_PIECE` needs.
+/// The host holds the quarter table, and for each of its threads (four here) a piece and the
+/// batches it fills for the device.
 #[test]
-fn a_gpu_join_needs_the_memory_of_its_host_threads() {
-    let least = least_bytes(18, 4);
+fn a_gpu_join_needs_the_memory_of_its_host_threads_and_their_batches() {
+    let least = least_bytes(18, 4) + 4 * DEVICE_BATCH_BYTES;
     let fits = limited(Engine::Gpu(None), 18, least).choose(gpu_opens);
     assert_eq!(outcome(fits), Ok((Engine::Join, true, vec![Reason::Asked])));
     let error = limited(Engine::Gpu(None), 18, least - 1)

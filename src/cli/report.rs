@@ -290,45 +290,48 @@ pub fn estimate(
         serde_json::to_writer(&mut *out, &row)?;
         writeln!(out)?;
     } else {
-        let memory = match row.memory_bytes {
-            0 => "next to none".to_string(),
-            bytes => format!("at most {}", super::memory::show(bytes)),
-        };
-        if row.parts == 0 {
-            // A board without tasks (n = 2, 3) costs nothing, exactly: no sample, no error bar.
-            writeln!(
-                out,
-                "n = {}: 0 core-seconds, no task to count ({}); {:.2} s of preparation",
-                row.n, job.engine, row.setup_seconds,
-            )?;
-            return out.flush();
-        }
-        let (unit, on) = match &row.adapter {
-            Some(adapter) => ("GPU-seconds", adapter.clone()),
-            None => ("core-seconds", plural(row.threads as u128, "thread")),
-        };
-        // A part can be timed more than once (a small board has fewer parts than a round
-        // has points), so the sample is counted in timings.
-        writeln!(
-            out,
-            "n = {}: about {:.3} {unit} (± {:.1} % at 95 %), {:.3} s on {on}; {} ({}); \
-             memory {memory}; {} of {} in {:.2} s after {:.2} s of preparation; the longest \
-             part {:.3} {unit}, time per weight within {:.1}x",
-            row.n,
-            Sig(row.core_seconds),
-            100.0 * row.error,
-            Sig(row.seconds),
-            plural(row.tasks as u128, "task"),
-            job.engine,
-            plural(row.sampled as u128, "timing"),
-            plural(row.parts as u128, "part"),
-            row.sample_seconds,
-            row.setup_seconds,
-            Sig(row.longest_part_seconds),
-            row.rate_spread,
-        )?;
+        estimate_line(out, &row, job.engine)?;
     }
     out.flush()
+}
+
+/// The text line of an estimate.
+fn estimate_line(out: &mut impl Write, row: &EstimateRow, engine: Engine) -> io::Result<()> {
+    let memory = match row.memory_bytes {
+        0 => "next to none".to_string(),
+        bytes => format!("at most {}", super::memory::show(bytes)),
+    };
+    if row.parts == 0 {
+        // A board without tasks (n = 2, 3) costs nothing, exactly: no sample, no error bar.
+        return writeln!(
+            out,
+            "n = {}: 0 core-seconds, no task to count ({engine}); {:.2} s of preparation",
+            row.n, row.setup_seconds,
+        );
+    }
+    let (unit, on) = match &row.adapter {
+        Some(adapter) => ("GPU-seconds", adapter.clone()),
+        None => ("core-seconds", plural(row.threads as u128, "thread")),
+    };
+    // A part can be timed more than once (a small board has fewer parts than a round has
+    // points), so the sample is counted in timings.
+    writeln!(
+        out,
+        "n = {}: about {:.3} {unit} (± {:.1} % at 95 %), {:.3} s on {on}; {} ({engine}); \
+         memory {memory}; {} of {} in {:.2} s after {:.2} s of preparation; the longest \
+         part {:.3} {unit}, time per weight within {:.1}x",
+        row.n,
+        Sig(row.core_seconds),
+        100.0 * row.error,
+        Sig(row.seconds),
+        plural(row.tasks as u128, "task"),
+        plural(row.sampled as u128, "timing"),
+        plural(row.parts as u128, "part"),
+        row.sample_seconds,
+        row.setup_seconds,
+        Sig(row.longest_part_seconds),
+        row.rate_spread,
+    )
 }
 
 /// A number of seconds shown to about three significant figures.

@@ -86,6 +86,8 @@ pub(crate) struct Device {
 pub(crate) struct Submitted {
     staging: wgpu::Buffer,
     items: usize,
+    /// The submission, so that a wait waits for this dispatch, not for later ones.
+    index: wgpu::SubmissionIndex,
 }
 
 impl Device {
@@ -335,8 +337,12 @@ impl Device {
             pass.dispatch_workgroups(groups_x, groups_y, 1);
         }
         encoder.copy_buffer_to_buffer(&output, 0, &staging, 0, size);
-        self.queue.submit([encoder.finish()]);
-        Ok(Submitted { staging, items })
+        let index = self.queue.submit([encoder.finish()]);
+        Ok(Submitted {
+            staging,
+            items,
+            index,
+        })
     }
 
     /// Waits for a dispatch and returns (value, status) per item.
@@ -349,8 +355,9 @@ impl Device {
             .map_async(wgpu::MapMode::Read, move |result| {
                 *done.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
             });
+        let started = std::time::Instant::now();
         let polled = self.device.poll(wgpu::PollType::Wait {
-            submission_index: None,
+            submission_index: Some(submitted.index.clone()),
             timeout: Some(DISPATCH_TIMEOUT),
         });
         self.check()?;
@@ -360,6 +367,14 @@ impl Device {
                 self.name(),
                 first_line(&error)
             )));
+        }
+        // The mapping's callback runs on whichever thread polls the device: with several
+        // host threads it may come a moment after this one's wait has returned.
+        while mapped.lock().unwrap_or_else(|e| e.into_inner()).is_none()
+            && started.elapsed() < DISPATCH_TIMEOUT
+        {
+            std::thread::sleep(Duration::from_micros(100));
+            let _ = self.device.poll(wgpu::PollType::Poll);
         }
         match mapped.lock().unwrap_or_else(|e| e.into_inner()).take() {
             Some(Ok(())) => {}

@@ -6,9 +6,9 @@
 //! (`join.wgsl`), and the host adds each item's pairs to its task, times the multiplicity of
 //! its layouts. A task's value is thus the CPU join's, pair for pair.
 //!
-//! Batches are double-buffered: the device counts one while the host fills the next. An item
-//! the device did not go through to its end (a driver's loop cap, a lost device) makes the
-//! whole count an error, never a smaller number.
+//! Batches are double-buffered: the device counts one while the host thread fills the next,
+//! and waits for that one only. An item the device did not go through to its end (a
+//! driver's loop cap, a lost device) makes the whole count an error, never a smaller number.
 
 use super::device::{Device, Submitted};
 use super::layout::{JoinItem, JoinRun};
@@ -26,9 +26,14 @@ const ITEM_RUNS: u32 = 256;
 /// The most items in one batch (16 bytes each, 8 bytes of result).
 const BATCH_ITEMS: usize = 1 << 20;
 
-/// The bytes of tables, and of row numbers, a batch is sent at: many units at n = 16 to 20.
-/// One piece's may be more, up to the device's limit on one binding.
-const BATCH_BYTES: usize = 16 << 20;
+/// The bytes of tables, of row numbers, and of runs a batch is sent at: many units at n = 16
+/// to 20. One piece's may be more, up to the device's limit on one binding. A host thread
+/// holds its batch and the copy the device was given of the one before
+/// ([`crate::join::DEVICE_BATCH_BYTES`] in all, which a memory limit counts).
+const BATCH_BYTES: usize = (crate::join::DEVICE_BATCH_BYTES / 8) as usize;
+
+/// The most words of one binding the host fills: row offsets stay far within 32 bits.
+const MOST_WORDS: usize = (u32::MAX / 8) as usize;
 
 /// What one batch holds.
 #[derive(Default)]
@@ -53,8 +58,14 @@ struct Owner {
 }
 
 impl Batch {
+    /// Whether it has items to dispatch.
     fn is_empty(&self) -> bool {
         self.items.is_empty()
+    }
+
+    /// Whether it holds anything at all (tables and rows of pieces without pairings too).
+    fn holds_anything(&self) -> bool {
+        !(self.items.is_empty() && self.tables.is_empty() && self.rows.is_empty())
     }
 
     /// Empties it, keeping its buffers for the next batch.
@@ -93,6 +104,8 @@ struct Feeder<'d> {
     error: Option<Error>,
     /// Scratch: one east piece's pairings, (group, first query, last query).
     pairings: Vec<(u32, u32, u32)>,
+    /// Read before each east piece: set, the count ends with [`Error::Cancelled`].
+    cancel: Option<&'d AtomicBool>,
 }
 
 impl Pairs for Feeder<'_> {
@@ -103,30 +116,44 @@ impl Pairs for Feeder<'_> {
         east: &[u64],
         multiplicity: u32,
     ) -> u128 {
+        if self.cancel.is_some_and(|c| c.load(Ordering::Relaxed)) {
+            self.error.get_or_insert(Error::Cancelled);
+        }
         if self.error.is_some() || east.is_empty() {
             return 0;
         }
         index.prepare_queries(gather, east);
+        self.pairings.clear();
+        index.each_pairing(&mut Collect(&mut self.pairings));
+        // What the piece adds, in words: its index's tables unless the batch holds them, its
+        // row numbers, and its runs (at most one per pairing and per item's worth of queries).
         let table_words = index.tables().len() * 16;
         let row_words = index.query_rows().len();
-        let fresh = self.current.map(|(build, _)| build) != Some(index.builds());
-        let tables_after = self.batch.tables.len() + if fresh { table_words } else { 0 };
-        if !self.batch.is_empty()
-            && (tables_after > self.words || self.batch.rows.len() + row_words > self.words)
+        let queries = self.pairings.iter().map(|&(_, f, l)| (l - f) as usize);
+        let run_words = 2 * (self.pairings.len() + queries.sum::<usize>() / ITEM_QUERIES as usize);
+        if [table_words, row_words, run_words]
+            .iter()
+            .any(|&w| w > self.most_words)
         {
+            self.error = Some(Error::Gpu(format!(
+                "a piece of this board's half-boards needs {} MiB, more than a dispatch on {} \
+                 holds",
+                (table_words.max(row_words).max(run_words) * 4) >> 20,
+                self.device.name()
+            )));
+            return 0;
+        }
+        let fresh = self.current.map(|(build, _)| build) != Some(index.builds());
+        let batch = &self.batch;
+        let over = batch.tables.len() + if fresh { table_words } else { 0 } > self.words
+            || batch.rows.len() + row_words > self.words
+            || 2 * batch.runs.len() + run_words > self.words
+            || batch.items.len() + run_words / 2 > BATCH_ITEMS;
+        if over && batch.holds_anything() {
             self.send();
             if self.error.is_some() {
                 return 0;
             }
-        }
-        if table_words > self.most_words || row_words > self.most_words {
-            self.error = Some(Error::Gpu(format!(
-                "a piece of this board's half-boards needs {} MiB, more than a dispatch on {} \
-                 holds",
-                (table_words.max(row_words) * 4) >> 20,
-                self.device.name()
-            )));
-            return 0;
         }
         let table = match self.current {
             Some((build, first)) if build == index.builds() => first,
@@ -141,8 +168,6 @@ impl Pairs for Feeder<'_> {
         };
         let rows = self.batch.rows.len() as u32;
         self.batch.rows.extend_from_slice(index.query_rows());
-        self.pairings.clear();
-        index.each_pairing(&mut Collect(&mut self.pairings));
         // One item per group (or more, past its limits), with every run that pairs with it.
         self.pairings.sort_by_key(|&(group, _, _)| group);
         let before = self.batch.items.len();
@@ -158,9 +183,6 @@ impl Pairs for Feeder<'_> {
             piece.emit(&mut self.batch, same);
         }
         self.pending[self.slot as usize] += self.batch.items.len() - before;
-        if self.batch.items.len() >= BATCH_ITEMS {
-            self.send();
-        }
         0
     }
 }
@@ -238,8 +260,10 @@ impl Piece {
 
 impl<'d> Feeder<'d> {
     /// A feeder for `slots` tasks.
-    fn new(device: &'d Device, slots: usize) -> Feeder<'d> {
-        let most_words = usize::try_from(device.binding_bytes() / 4).unwrap_or(usize::MAX);
+    fn new(device: &'d Device, slots: usize, cancel: Option<&'d AtomicBool>) -> Feeder<'d> {
+        let most_words = usize::try_from(device.binding_bytes() / 4)
+            .unwrap_or(usize::MAX)
+            .min(MOST_WORDS);
         Feeder {
             device,
             words: (BATCH_BYTES / 4).min(most_words),
@@ -252,6 +276,7 @@ impl<'d> Feeder<'d> {
             pending: vec![0; slots],
             error: None,
             pairings: Vec::new(),
+            cancel,
         }
     }
 
@@ -317,7 +342,7 @@ impl<'d> Feeder<'d> {
 /// half-boards made on `threads` host threads (each with its own batches, taking the next
 /// task as it finishes one); returns their values in the order of `ids` (those [`Plan::run`]
 /// gives). `on_task(id, value)` is called on the calling thread as each task's last item
-/// comes back; `cancel` is read between tasks.
+/// comes back; `cancel` is read before each piece of half-boards.
 pub(crate) fn run(
     device: &Device,
     plan: &Plan,
@@ -331,6 +356,7 @@ pub(crate) fn run(
     let stop = AtomicBool::new(false);
     let (done, finished) = mpsc::channel::<(usize, u128)>();
     let mut values = vec![0u128; ids.len()];
+    let mut received = 0;
     let outcomes = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads.clamp(1, ids.len().max(1)))
             .map(|_| {
@@ -356,6 +382,7 @@ pub(crate) fn run(
         // Every task as it finishes, until every host thread has ended.
         for (slot, value) in finished {
             values[slot] = value;
+            received += 1;
             on_task(ids[slot], value);
         }
         workers
@@ -374,6 +401,11 @@ pub(crate) fn run(
     errors.sort_by_key(|e| *e == Error::Cancelled);
     match errors.into_iter().next() {
         Some(error) => Err(error),
+        None if received != ids.len() => Err(Error::Gpu(format!(
+            "{} counted {received} of {} tasks",
+            device.name(),
+            ids.len()
+        ))),
         None => Ok(values),
     }
 }
@@ -394,7 +426,7 @@ impl Work<'_> {
     /// Takes tasks until there are none left, sending each one's (slot, value) to `done`
     /// once its items are back.
     fn feed(&self, done: &mpsc::Sender<(usize, u128)>) -> Result<(), Error> {
-        let mut feeder = Feeder::new(self.device, 0);
+        let mut feeder = Feeder::new(self.device, 0, Some(self.cancel));
         // The task slot of each of the feeder's slots; the feeder's slots waiting for items.
         let mut slots = Vec::new();
         let mut waiting = Vec::new();
@@ -423,8 +455,15 @@ impl Work<'_> {
         }
         feeder.finish()?;
         report(&feeder, &slots, &mut waiting, done);
-        debug_assert!(waiting.is_empty());
-        Ok(())
+        if waiting.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::Gpu(format!(
+                "{} did not give back every pair count of {} tasks",
+                self.device.name(),
+                waiting.len()
+            )))
+        }
     }
 }
 
@@ -439,7 +478,7 @@ pub(crate) fn time_part(
     part: usize,
 ) -> Result<std::time::Duration, Error> {
     let start = std::time::Instant::now();
-    let mut feeder = Feeder::new(device, 1);
+    let mut feeder = Feeder::new(device, 1, None);
     std::hint::black_box(plan.run_part_with(id, part, &mut feeder));
     feeder.finish()?;
     std::hint::black_box(feeder.values[0]);

@@ -149,7 +149,8 @@ impl Gpu {
     }
 
     /// [`Gpu::run`], stopped with [`Error::Cancelled`] when `cancel` is set: it is read
-    /// before each batch of items is sent, so the count ends when the running batch does.
+    /// before each batch of the search's items is sent, and before each piece of the join's
+    /// half-boards is batched, so the count ends when the running batch does.
     pub fn run_until(
         &self,
         n: u32,

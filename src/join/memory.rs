@@ -39,6 +39,11 @@ pub const DEFAULT_PIECE: usize = 1 << 22;
 /// stay below it up to n = 22.
 pub const DEVICE_PIECE: usize = 1 << 20;
 
+/// What a host thread feeding a GPU holds beside its piece, at most, for a memory limit: the
+/// batch it fills (tables, row numbers and runs, some 8 MiB each before it is sent) and the
+/// copy of the one before that the device was given. A single piece's may be more.
+pub const DEVICE_BATCH_BYTES: u64 = 64 << 20;
+
 /// The smallest piece [`piece_for`] settles for: smaller ones would repeat the generation of
 /// the other side too often to be worth running.
 pub const MIN_PIECE: usize = 1 << 12;

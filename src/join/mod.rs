@@ -56,7 +56,8 @@ pub(crate) use {index::Index, index::Pairing, squeeze::Gather, unit::Pairs};
 
 pub use memory::table_bytes;
 pub use memory::{
-    DEFAULT_PIECE, DEVICE_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes, piece_for,
+    DEFAULT_PIECE, DEVICE_BATCH_BYTES, DEVICE_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes,
+    piece_for,
 };
 pub use partition::{MAX_BITS, Policy, TASK_NANOS};
 pub use plan::{

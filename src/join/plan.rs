@@ -328,20 +328,6 @@ impl Plan {
         self.count_here(table, west_rows, partition, None)
     }
 
-    /// [`Plan::run_part`] with each east piece's pairs sent to `pairs` (a device's batch):
-    /// returns what was counted here, none of it when `pairs` counts them all elsewhere.
-    #[cfg(feature = "gpu")]
-    pub(crate) fn run_part_with<P: super::unit::Pairs>(
-        &self,
-        index: usize,
-        part: usize,
-        pairs: &mut P,
-    ) -> u128 {
-        let table = self.table();
-        let (unit, partition) = self.work(index, part);
-        self.count_with(table, (self.units[unit], partition), None, pairs)
-    }
-
     /// The solutions of part `part` of task `index` counted as `bits` partitions of its unit,
     /// one after the other (0: the unit whole, however the plan partitions it). For
     /// measurements (`examples/join_partition.rs`): the same unit joined both ways.

@@ -36,13 +36,15 @@ thread_local! {
 
 /// What the east side of a unit's join borrows of a thread's [`Scratch`]: the unit's layouts,
 /// the west piece's index, and the east side's buffers and quarter slices.
-struct EastJoin<'s> {
+struct EastJoin<'s, P> {
     jobs: &'s [Job],
     index: &'s mut Index,
     halves: &'s mut Vec<u64>,
     souths: &'s mut Vec<[u64; 2]>,
     north: &'s mut Slice,
     south: &'s mut Slice,
+    /// Where each east piece's pairs with the west piece go.
+    pairs: &'s mut P,
 }
 
 /// Where a unit's count sends each east piece, with the index of the west piece it pairs
@@ -117,6 +119,13 @@ impl<'c> Sampler<'c> {
             pick: Some((west, east)),
             ..Sampler::pieces(clock)
         }
+    }
+
+    /// Records the east side's join: `took` in all, `query` of it the picked piece's query,
+    /// in `pieces` pieces.
+    fn joined_east(&mut self, took: Duration, query: Duration, pieces: usize) {
+        (self.east_generation, self.query) = (took.saturating_sub(query), query);
+        self.east_pieces = pieces;
     }
 
     /// Whether west piece `k` is indexed; whether the east side is generated beside it.
@@ -263,19 +272,14 @@ impl Plan {
                     souths: east_souths,
                     north: east_north,
                     south: east_south,
+                    pairs: &mut *pairs,
                 };
                 let work = (west_rows, east_part);
-                let (counted, query, pieces) = self.join_east::<G, P, PARTED>(
-                    gather,
-                    table,
-                    work,
-                    east,
-                    (sampler.as_deref(), &mut *pairs),
-                );
+                let (counted, query, pieces) =
+                    self.join_east::<G, P, PARTED>(gather, table, work, east, sampler.as_deref());
                 total += counted;
                 if let Some(s) = sampler.as_deref_mut() {
-                    s.east_generation = since(clock, start).saturating_sub(query);
-                    (s.query, s.east_pieces) = (query, pieces);
+                    s.joined_east(since(clock, start), query, pieces);
                 }
             }
             // A sampler that has joined its pair needs no more west pieces generated.
@@ -321,8 +325,8 @@ impl Plan {
         gather: G,
         table: &Table,
         (west_rows, east_part): (u32, Part),
-        east: EastJoin<'_>,
-        (sampler, pairs): (Option<&Sampler>, &mut P),
+        east: EastJoin<'_, P>,
+        sampler: Option<&Sampler>,
     ) -> (u128, Duration, usize) {
         let (h, piece) = (self.shape.h, self.piece);
         let clock = sampler.map(|s| s.clock);
@@ -333,6 +337,7 @@ impl Plan {
             souths,
             north,
             south,
+            pairs,
         } = east;
         let (mut total, mut query, mut east_piece) = (0u128, Duration::ZERO, 0);
         halves.clear();
@@ -378,6 +383,15 @@ impl Plan {
         sampler: Option<&mut Sampler>,
     ) -> u128 {
         self.count_with(table, (west_rows, partition), sampler, &mut Here)
+    }
+
+    /// [`Plan::run_part`] with each east piece's pairs sent to `pairs` (a device's batch):
+    /// returns what was counted here, none of it when `pairs` counts them all elsewhere.
+    #[cfg(feature = "gpu")]
+    pub(crate) fn run_part_with<P: Pairs>(&self, index: usize, part: usize, pairs: &mut P) -> u128 {
+        let table = self.table();
+        let (unit, partition) = self.work(index, part);
+        self.count_with(table, (self.units[unit], partition), None, pairs)
     }
 
     /// [`Plan::count_here`], each east piece's pairs sent to `pairs`.

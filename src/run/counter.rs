@@ -254,7 +254,8 @@ impl<'a> Counter<'a> {
         );
         match result {
             Err(error) => {
-                // What to fall back to is the decision's; the engine stays the search's.
+                // What to fall back to is the decision's; the engine stays the one whose tasks
+                // the GPU counted.
                 let request = self.request(job.n, job.threads);
                 if let Reason::GpuFailed(error) = request.after_gpu_failure(error)? {
                     let _ = job.gpu_fallback.set(error);

@@ -208,7 +208,8 @@ fn time_round(
         threads,
         picks.len(),
         |k| {
-            if started.elapsed() > budget {
+            let failing = failed.lock().unwrap_or_else(|e| e.into_inner()).is_some();
+            if failing || started.elapsed() > budget {
                 return u128::MAX;
             }
             let i = order[k];
