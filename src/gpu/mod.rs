@@ -61,8 +61,11 @@ pub struct Gpu {
 
 impl Gpu {
     /// Opens the best adapter ([`adapters`] order), or the first whose name contains `name`
-    /// (case-insensitive). Errors: no adapter at all, none that matches (the message lists
-    /// those found), or one that cannot run the search.
+    /// (case-insensitive). Under MPI, with one rank per GPU, each rank takes the adapter of
+    /// its local rank among the best ones that match, modulo their number ([`local_rank`]):
+    /// the ranks of a node with eight GPUs spread over all eight. Errors: no adapter at all,
+    /// none that matches (the message lists those found), or one that cannot run the
+    /// shaders.
     pub fn open(name: Option<&str>) -> Result<Gpu, Error> {
         Gpu::open_with(name, device::SHADERS)
     }
@@ -78,10 +81,21 @@ impl Gpu {
             ));
         }
         let wanted = name.map(str::to_lowercase);
-        let chosen = found.iter().find(|(info, _)| match &wanted {
-            Some(wanted) => info.name.to_lowercase().contains(wanted.as_str()),
-            None => true,
-        });
+        let matching: Vec<_> = found
+            .iter()
+            .filter(|(info, _)| match &wanted {
+                Some(wanted) => info.name.to_lowercase().contains(wanted.as_str()),
+                None => true,
+            })
+            .collect();
+        // The best kind that matches (discrete GPUs before a software one on the same node).
+        let best: Vec<_> = matching
+            .iter()
+            .filter(|(info, _)| {
+                Some(&info.device_type) == matching.first().map(|m| &m.0.device_type)
+            })
+            .collect();
+        let chosen = (!best.is_empty()).then(|| best[local_rank(&env_var) % best.len()]);
         let Some((info, adapter)) = chosen else {
             let names: Vec<String> = found
                 .iter()
@@ -170,6 +184,26 @@ impl Gpu {
     }
 }
 
+/// This process's rank among the MPI ranks of its node, as the launcher says it
+/// (`OMPI_COMM_WORLD_LOCAL_RANK` from Open MPI, `MPI_LOCALRANKID` from MPICH, `SLURM_LOCALID`
+/// from Slurm's `srun`, the first set), read through `var`; 0 outside MPI.
+fn local_rank(var: &dyn Fn(&str) -> Option<String>) -> usize {
+    [
+        "OMPI_COMM_WORLD_LOCAL_RANK",
+        "MPI_LOCALRANKID",
+        "SLURM_LOCALID",
+    ]
+    .iter()
+    .find_map(|name| var(name))
+    .and_then(|value| value.trim().parse().ok())
+    .unwrap_or(0)
+}
+
+/// An environment variable's value, if it is set and is text.
+fn env_var(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
 impl Gpu {
     /// The time part `part` of task `index` of `plan` takes on this GPU, with the host's work
     /// for it, one after the other (wall-clock time): what `count --estimate` times on a GPU.
@@ -215,6 +249,28 @@ mod tests {
     /// The device, or `None` where there is none and the tests are to be skipped.
     fn gpu() -> Option<Gpu> {
         has_adapter().then(|| Gpu::open(None).unwrap())
+    }
+
+    /// The local rank comes from the first launcher variable set; none, or one that is not
+    /// a number, is rank 0.
+    #[test]
+    fn the_local_rank_is_the_launcher_s() {
+        let with = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert_eq!(local_rank(&with(&[])), 0);
+        assert_eq!(local_rank(&with(&[("OMPI_COMM_WORLD_LOCAL_RANK", "3")])), 3);
+        assert_eq!(local_rank(&with(&[("MPI_LOCALRANKID", "5")])), 5);
+        assert_eq!(
+            local_rank(&with(&[("SLURM_LOCALID", "7"), ("MPI_LOCALRANKID", "2")])),
+            2
+        );
+        assert_eq!(local_rank(&with(&[("SLURM_LOCALID", "x")])), 0);
     }
 
     #[test]
