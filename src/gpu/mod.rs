@@ -62,8 +62,9 @@ pub struct Gpu {
 impl Gpu {
     /// Opens the best adapter ([`adapters`] order), or the first whose name contains `name`
     /// (case-insensitive). Under MPI, with one rank per GPU, each rank takes the adapter of
-    /// its local rank among the best ones that match, modulo their number (the launcher's `OMPI_COMM_WORLD_LOCAL_RANK`, `MPI_LOCALRANKID` or `SLURM_LOCALID`):
-    /// the ranks of a node with eight GPUs spread over all eight. Errors: no adapter at all,
+    /// its local rank among the best ones that match, modulo their number (the launcher's
+    /// `OMPI_COMM_WORLD_LOCAL_RANK`, `MPI_LOCALRANKID` or `SLURM_LOCALID`): the ranks of a
+    /// node with eight GPUs spread over all eight. Errors: no adapter at all,
     /// none that matches (the message lists those found), or one that cannot run the
     /// shaders.
     pub fn open(name: Option<&str>) -> Result<Gpu, Error> {
