@@ -241,7 +241,9 @@ fn sample(n: u32, parts: usize, seed: u64) {
         line.push(total);
     }
     let mut x = seed | 1;
-    println!("n\ttask\tpart\tbits\tones\twest_pairs\teast_pairs\tweight\tseconds");
+    println!(
+        "n\ttask\tpart\tbits\tones\twest_pairs\teast_pairs\twest_halves\teast_halves\tweight\tseconds"
+    );
     for _ in 0..parts {
         x ^= x << 13;
         x ^= x >> 7;
@@ -255,13 +257,14 @@ fn sample(n: u32, parts: usize, seed: u64) {
             part += 1;
         }
         let (w, e) = plan.pairs(i, part);
+        let (hw, he) = plan.halves(i, part);
         let start = thread_seconds();
         std::hint::black_box(plan.run_part(i, part));
         let secs = thread_seconds() - start;
         let bits = plan.partition_bits(i);
         let ones = plan.partition_value(i, part).count_ones();
         let weight = plan.part_weight(i, part);
-        println!("{n}\t{i}\t{part}\t{bits}\t{ones}\t{w}\t{e}\t{weight}\t{secs:.3}");
+        println!("{n}\t{i}\t{part}\t{bits}\t{ones}\t{w}\t{e}\t{hw}\t{he}\t{weight}\t{secs:.4}");
     }
 }
 

@@ -41,6 +41,7 @@ mod half;
 mod index;
 mod layout;
 mod memory;
+mod odds;
 mod partition;
 mod plan;
 mod quarter;

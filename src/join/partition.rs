@@ -68,16 +68,17 @@ pub struct Policy {
 }
 
 /// The core-time a task is held to where it can, in nanoseconds: three minutes, so that with
-/// the weights' errors (a part's time per unit of weight varied some 7 times between the
-/// least and the most of a sample of 40 to 60 at n = 26 to 28) no task takes much more than
-/// ten.
+/// the weights' errors (a part's time per unit of weight varied 3.5 times between the least
+/// and the most of a sample of 80 drawn by weight at n = 26, the middle 90 % within 2.1 to
+/// 2.7 times at n = 26 to 28) no task takes much more than ten.
 pub const TASK_NANOS: u64 = 180_000_000_000;
 
-/// Nanoseconds of one core per unit of the weight at n = 26, 27 and 28 (the weights of
-/// tables built on demand grow slower than the time): the core-seconds `count N --estimate`
-/// predicted, over the plan's total weight, on an Intel Xeon of 2020 (AVX-512). Only the
-/// task cap depends on it; estimates and shards use weights relative to each other.
-const NANOS_PER_WEIGHT: [(u32, u64); 3] = [(26, 162), (27, 166), (28, 736)];
+/// Picoseconds of one core per unit of the weight at n = 26, 27 and 28 (a weight is about
+/// 3.6 ns at n = 18 and 20, and grows a little with the board): the core-seconds
+/// `count N --estimate` predicted, over the plan's total weight, on an Intel Xeon of 2020
+/// (AVX-512). Only the task cap depends on it; estimates and shards use weights relative to
+/// each other.
+const PICOS_PER_WEIGHT: [(u32, u64); 3] = [(26, 4720), (27, 4940), (28, 9440)];
 
 impl Policy {
     /// The policy of the n x n board, from n = 26 on (tables built on demand; none below):
@@ -85,13 +86,13 @@ impl Policy {
     /// median unit of n = 26 was as fast in 8 to 128 partitions), and tasks of at most about
     /// [`TASK_NANOS`].
     pub fn for_board(n: u32) -> Option<Policy> {
-        let nanos = NANOS_PER_WEIGHT
+        let picos = PICOS_PER_WEIGHT
             .iter()
             .find(|&&(size, _)| size == n)
-            .map(|&(_, nanos)| nanos)?;
+            .map(|&(_, picos)| picos)?;
         Some(Policy {
             partition_pairs: 1 << 22,
-            task_cap: TASK_NANOS / nanos,
+            task_cap: TASK_NANOS * 1000 / picos,
         })
     }
 
@@ -303,7 +304,7 @@ mod tests {
             assert_eq!(Policy::for_board(n).is_some(), on_demand, "n = {n}");
         }
         let policy = Policy::for_board(28).unwrap();
-        assert_eq!(policy.task_cap, TASK_NANOS / 736);
+        assert_eq!(policy.task_cap, TASK_NANOS * 1000 / PICOS_PER_WEIGHT[2].1);
     }
 
     /// Runs cover every partition once, in order, and stay within the cap unless a run is one

@@ -6,6 +6,7 @@
 use super::half::{Place, Side};
 use super::layout::{Job, Layout, layouts, units};
 use super::memory::{DEFAULT_PIECE, bytes_per_half_board, table_bytes};
+use super::odds::Odds;
 use super::partition::{MAX_BITS, Partition, Policy, Shares};
 use super::quarter::{Quarter, Rows, View};
 use super::shape::{Diagonals, Shape};
@@ -124,6 +125,8 @@ pub struct Plan {
     /// The unit count's instruction-set build, chosen when the plan is made.
     pub(super) build: Build,
     pub(super) table: OnceLock<Table>,
+    /// What the weights' estimate of each side's half-boards needs, worked out once.
+    pub(super) odds: OnceLock<Odds>,
 }
 
 impl Plan {
@@ -162,6 +165,7 @@ impl Plan {
             piece: DEFAULT_PIECE,
             build: Build::best(),
             table: OnceLock::new(),
+            odds: OnceLock::new(),
         }
     }
 

@@ -5,28 +5,65 @@
 use super::binomial::binomial;
 use super::half::Place;
 use super::layout::jobs_of;
+use super::odds::{Odds, SideOdds};
 use super::plan::{Plan, Table};
+use super::shape::{Diagonals, Shape};
 
 impl Plan {
     /// The pairs of quarter entries of the west side of the unit on `west_rows`, and the
-    /// unit's weight: about a nanosecond of one core each (at least 1), from the pairs of
-    /// quarter entries its half-boards come from, `x = 16 W + 5 E` (W the west side's pairs,
-    /// E the east sides' of all its layouts) to the power 7/8. A unit's time grows about
-    /// linearly with its half-boards, as the index keeps its buckets at a fixed size with
-    /// more cuts for more half-boards, and a little slower than linearly in the largest
-    /// units, whose cuts prune more (fitted to every task's time at n = 18 to 21; the
-    /// product `W E` that bounds the pairs over-weighted the largest units several times
-    /// over, and an ETA that follows it ran 15 to 28 % short at 5 % of the work). With tables
-    /// built on demand, the pairs are estimated from the placements on each quarter's rows
-    /// (`Plan::pairs_estimate`). Integer arithmetic only: every machine deals the same
-    /// shards.
+    /// unit's weight: about a nanosecond of one core each (at least 1), from the half-boards
+    /// its sides are estimated to have ([`SideOdds::halves`]), `H_W` on the west side
+    /// and `H_E` on the east sides of all its layouts: `3.6 sqrt(H_W) H_E^(3/4)`. The pairs a
+    /// unit tests grow with the product of its sides, and a little slower, as the index
+    /// keeps its buckets at a fixed size with more cuts for more half-boards. Fitted to 776
+    /// whole units of n = 20 each timed three times, and 1,755 of n = 18: the time per
+    /// weight's log varied with a standard deviation of 0.10 at n = 20 (3.0x from the least
+    /// to the most) and 0.21 at n = 18, where the previous weights, `(16 W + 5 E)^(7/8)`
+    /// from the sides' pairs of quarter entries, left 0.26 (5.3x) and 0.22 (7.4x): how many
+    /// of a side's pairs make half-boards varies from 5 % to 95 %. Integer arithmetic only:
+    /// every machine deals the same shards.
     pub(super) fn unit_size(&self, table: &Table, west_rows: u32) -> (u64, u64) {
-        let (west, east) = self.unit_pairs(table, west_rows);
-        let x = u128::from(west) * 16 + u128::from(east) * 5;
-        // x^(7/8) = sqrt(x * x^(1/2) * x^(1/4)).
-        let root = x.isqrt();
-        let weight = (x * root * root.isqrt()).isqrt();
+        let (west, [west_halves, east_halves]) = self.unit_sides(table, west_rows);
+        // sqrt(H_W) H_E^(3/4) = sqrt(H_W) sqrt(H_E) sqrt(sqrt(H_E)), in 128 bits.
+        let (hw, he) = (u128::from(west_halves), u128::from(east_halves));
+        let root = he.isqrt();
+        let x = hw.isqrt() * root * root.isqrt();
+        let weight = x * 18 / 5;
         (west, u64::try_from(weight).unwrap_or(u64::MAX).max(1))
+    }
+
+    /// The pairs of quarter entries of the west side of the unit on `west_rows`, and the
+    /// half-boards estimated on its west side and on the east sides of all its layouts.
+    fn unit_sides(&self, table: &Table, west_rows: u32) -> (u64, [u64; 2]) {
+        let mut jobs = Vec::new();
+        jobs_of(self.shape, &self.layouts, west_rows, &mut jobs);
+        let odds = self.odds();
+        let west_place = self.west(west_rows);
+        let west = self.side_pairs(table, west_place);
+        let east = jobs
+            .iter()
+            .map(|&job| {
+                let place = self.east(west_rows, job);
+                let pairs = self.side_pairs(table, place);
+                odds.east[job.layout as usize].halves(place, pairs)
+            })
+            .fold(0u64, u64::saturating_add);
+        (west, [odds.west.halves(west_place, west), east])
+    }
+
+    /// The odds of the west side and of each layout's east side, worked out once.
+    fn odds(&self) -> &Odds {
+        self.odds.get_or_init(|| {
+            let Shape { h, far, .. } = self.shape;
+            Odds {
+                west: SideOdds::new(self.shape, (1 << h) - 1, 0, Diagonals::default()),
+                east: self
+                    .layouts
+                    .iter()
+                    .map(|layout| SideOdds::new(self.shape, layout.east, far, layout.blocked))
+                    .collect(),
+            }
+        })
     }
 
     /// The pairs of quarter entries of the west side of the unit on `west_rows`, and of the
@@ -35,7 +72,18 @@ impl Plan {
     pub(super) fn unit_pairs(&self, table: &Table, west_rows: u32) -> (u64, u64) {
         let mut jobs = Vec::new();
         jobs_of(self.shape, &self.layouts, west_rows, &mut jobs);
-        let pairs = |place: Place| match table {
+        let west = self.side_pairs(table, self.west(west_rows));
+        let east = jobs
+            .iter()
+            .map(|&job| self.side_pairs(table, self.east(west_rows, job)))
+            .fold(0u64, u64::saturating_add);
+        (west, east)
+    }
+
+    /// The pairs of quarter entries of a side: the exact bound from the whole table, an
+    /// estimate from row totals.
+    fn side_pairs(&self, table: &Table, place: Place) -> u64 {
+        match table {
             Table::Whole(quarter) => {
                 let h = self.shape.h;
                 let north = quarter.rows(place.north.table_rows(h, place.north_rows));
@@ -43,19 +91,21 @@ impl Plan {
                 self.side(place, north, south).bound()
             }
             Table::OnDemand { row_totals } => self.pairs_estimate(place, row_totals),
-        };
-        let west = pairs(self.west(west_rows));
-        let east = jobs
-            .iter()
-            .map(|&job| pairs(self.east(west_rows, job)))
-            .fold(0u64, u64::saturating_add);
-        (west, east)
+        }
     }
 
     /// [`Plan::unit_pairs`] of the unit of part `part` of task `index`, for measurements.
     #[doc(hidden)]
     pub fn pairs(&self, index: usize, part: usize) -> (u64, u64) {
         self.unit_pairs(self.table(), self.west_rows(index, part))
+    }
+
+    /// The half-boards estimated on the west side and on the east sides of the unit of part
+    /// `part` of task `index` ([`SideOdds::halves`]), for measurements.
+    #[doc(hidden)]
+    pub fn halves(&self, index: usize, part: usize) -> (u64, u64) {
+        let (_, [west, east]) = self.unit_sides(self.table(), self.west_rows(index, part));
+        (west, east)
     }
 
     /// The pairs of quarter entries of a side, estimated from the placements on its
@@ -109,6 +159,78 @@ mod tests {
             let ratio = estimates as f64 / bounds as f64;
             assert!((0.9..1.1).contains(&ratio), "n = {n}: {ratio}");
             assert!(far * 20 < plan.units.len(), "n = {n}: {far} far off");
+        }
+    }
+
+    /// The half-boards a side actually has.
+    fn real_halves(side: &crate::join::half::Side) -> u64 {
+        use crate::join::half::{Cursor, Part};
+        let (mut out, mut souths, mut cursor) = (Vec::new(), Vec::new(), Cursor::default());
+        let mut total = 0;
+        loop {
+            out.clear();
+            let done = side.fill::<false>(&mut out, &mut souths, 1 << 16, &mut cursor, Part::Whole);
+            total += out.len() as u64;
+            if done {
+                return total;
+            }
+        }
+    }
+
+    /// The half-boards estimated from a side's pairs of quarter entries (the weights) follow
+    /// its real half-boards: summed over every side within a fifth, and side by side far
+    /// closer than the pairs alone, whose share of real half-boards varies many times over.
+    #[test]
+    fn estimated_half_boards_follow_the_real_ones() {
+        for n in [14, 15, 16, 17] {
+            let plan = Plan::new(n, 8);
+            let h = plan.shape.h;
+            let whole = Quarter::build_with(h, false);
+            let (mut real, mut estimated) = (0u128, 0u128);
+            // The logs of estimate / real and of pairs / real, for sides of some size.
+            let (mut by_estimate, mut by_pairs) = (Vec::new(), Vec::new());
+            let mut jobs = Vec::new();
+            for &west in &plan.units {
+                jobs.clear();
+                jobs_of(plan.shape, &plan.layouts, west, &mut jobs);
+                let odds = plan.odds();
+                let places = std::iter::once((plan.west(west), &odds.west)).chain(
+                    jobs.iter()
+                        .map(|&job| (plan.east(west, job), &odds.east[job.layout as usize])),
+                );
+                for (place, odds) in places {
+                    let north = whole.rows(place.north.table_rows(h, place.north_rows));
+                    let south = whole.rows(place.south.table_rows(h, place.south_rows));
+                    let side = plan.side(place, north, south);
+                    let pairs = side.bound();
+                    let halves = real_halves(&side);
+                    let estimate = odds.halves(place, pairs);
+                    real += u128::from(halves);
+                    estimated += u128::from(estimate);
+                    if halves >= 100 {
+                        let ln = |x: u64| (x.max(1) as f64).ln();
+                        by_estimate.push(ln(estimate) - ln(halves));
+                        by_pairs.push(ln(pairs) - ln(halves));
+                    }
+                }
+            }
+            let ratio = estimated as f64 / real as f64;
+            assert!((0.8..1.25).contains(&ratio), "n = {n}: {ratio}");
+            let spread = |logs: &[f64]| {
+                let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+                (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / logs.len() as f64).sqrt()
+            };
+            let (estimate_sd, pairs_sd) = (spread(&by_estimate), spread(&by_pairs));
+            assert!(
+                by_estimate.len() > 50,
+                "n = {n}: {} sides",
+                by_estimate.len()
+            );
+            assert!(estimate_sd < 0.25, "n = {n}: {estimate_sd}");
+            assert!(
+                estimate_sd * 2.0 < pairs_sd,
+                "n = {n}: {estimate_sd} vs {pairs_sd}"
+            );
         }
     }
 }
