@@ -41,12 +41,14 @@ impl SideOdds {
         blocked: Diagonals,
     ) -> SideOdds {
         let Shape { n, h, far } = shape;
-        let m = u64::from(columns.count_ones()).max(2);
-        let all = m * (m - 1);
+        let m = u64::from(columns.count_ones()).max(1);
         let mut clear = [ONE; 32];
-        for (d, clear) in clear.iter_mut().enumerate().take(h as usize).skip(1) {
-            let apart = 2 * u64::from((columns & (columns >> d)).count_ones());
-            *clear = ((all - apart.min(all)) << 32) / all;
+        if m > 1 {
+            let all = m * (m - 1);
+            for (d, clear) in clear.iter_mut().enumerate().take(h as usize).skip(1) {
+                let apart = 2 * u64::from((columns & (columns >> d)).count_ones());
+                *clear = ((all - apart.min(all)) << 32) / all;
+            }
         }
         let mut free = [ONE; 32];
         for (row, free) in free.iter_mut().enumerate().take(n as usize) {
@@ -74,7 +76,7 @@ impl SideOdds {
     /// half-boards was anywhere from 0.05 to 0.95. Integer arithmetic only.
     pub(super) fn halves(&self, place: Place, pairs: u64) -> u64 {
         let Shape { h, far, .. } = self.shape;
-        let times = |share: u64, odds: u64| (u128::from(share) * u128::from(odds) >> 32) as u64;
+        let times = |share: u64, odds: u64| ((u128::from(share) * u128::from(odds)) >> 32) as u64;
         let mut share = ONE;
         let mut north = place.north_rows;
         while north != 0 {
@@ -96,6 +98,6 @@ impl SideOdds {
             south &= south - 1;
             share = times(share, self.free[(far + s) as usize]);
         }
-        u64::try_from(u128::from(pairs) * u128::from(share) >> 32).unwrap_or(u64::MAX)
+        u64::try_from((u128::from(pairs) * u128::from(share)) >> 32).unwrap_or(u64::MAX)
     }
 }

@@ -125,8 +125,9 @@ pub struct Plan {
     /// The unit count's instruction-set build, chosen when the plan is made.
     pub(super) build: Build,
     pub(super) table: OnceLock<Table>,
-    /// What the weights' estimate of each side's half-boards needs, worked out once.
-    pub(super) odds: OnceLock<Odds>,
+    /// What the weights' estimate of each side's half-boards needs, worked out once (boxed:
+    /// some 600 bytes).
+    pub(super) odds: OnceLock<Box<Odds>>,
 }
 
 impl Plan {

@@ -55,14 +55,14 @@ impl Plan {
     fn odds(&self) -> &Odds {
         self.odds.get_or_init(|| {
             let Shape { h, far, .. } = self.shape;
-            Odds {
+            Box::new(Odds {
                 west: SideOdds::new(self.shape, (1 << h) - 1, 0, Diagonals::default()),
                 east: self
                     .layouts
                     .iter()
                     .map(|layout| SideOdds::new(self.shape, layout.east, far, layout.blocked))
                     .collect(),
-            }
+            })
         })
     }
 
