@@ -273,7 +273,7 @@ fn largest(n: u32, tasks: usize) {
     let plan = Plan::new(n, 14);
     let cap = nqueens::join::Policy::for_board(n).map_or(u64::MAX, |p| p.task_cap);
     let mut order: Vec<usize> = (0..plan.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse(plan.weight(i)));
+    order.sort_by_cached_key(|&i| std::cmp::Reverse(plan.weight(i)));
     println!(
         "n = {n}: {} tasks, plan {:.1} s; cap {cap} ({} s)",
         plan.len(),
