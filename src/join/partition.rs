@@ -68,9 +68,9 @@ pub struct Policy {
 }
 
 /// The core-time a task is held to where it can, in nanoseconds: three minutes, so that with
-/// the weights' errors (a part's time per unit of weight varied 3.5 times between the least
-/// and the most of a sample of 80 drawn by weight at n = 26, the middle 90 % within 2.1 to
-/// 2.7 times at n = 26 to 28) no task takes much more than ten.
+/// the weights' errors (a part's time per unit of weight varied 3.5 to 6 times between the
+/// least and the most of samples of 40 to 80 drawn by weight at n = 26 to 28, the middle
+/// 90 % within 2.1 to 3.3 times) no task takes much more than ten.
 pub const TASK_NANOS: u64 = 180_000_000_000;
 
 /// Picoseconds of one core per unit of the weight at n = 26, 27 and 28 (a weight is about
