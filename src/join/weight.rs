@@ -23,32 +23,45 @@ impl Plan {
     /// of a side's pairs make half-boards varies from 5 % to 95 %. Integer arithmetic only:
     /// every machine deals the same shards.
     pub(super) fn unit_size(&self, table: &Table, west_rows: u32) -> (u64, u64) {
-        let (west, [west_halves, east_halves]) = self.unit_sides(table, west_rows);
+        let sides = self.unit_sides(table, west_rows);
         // sqrt(H_W) H_E^(3/4) = sqrt(H_W) sqrt(H_E) sqrt(sqrt(H_E)), in 128 bits.
-        let (hw, he) = (u128::from(west_halves), u128::from(east_halves));
+        let [hw, he] = sides.halves.map(u128::from);
         let root = he.isqrt();
         let x = hw.isqrt() * root * root.isqrt();
         let weight = x * 18 / 5;
-        (west, u64::try_from(weight).unwrap_or(u64::MAX).max(1))
+        (
+            sides.pairs[0],
+            u64::try_from(weight).unwrap_or(u64::MAX).max(1),
+        )
     }
 
-    /// The pairs of quarter entries of the west side of the unit on `west_rows`, and the
-    /// half-boards estimated on its west side and on the east sides of all its layouts.
-    fn unit_sides(&self, table: &Table, west_rows: u32) -> (u64, [u64; 2]) {
+    /// The pairs of quarter entries of the unit on `west_rows` and the half-boards estimated
+    /// from them, on its west side and on the east sides of all its layouts.
+    fn unit_sides(&self, table: &Table, west_rows: u32) -> Sides {
+        let mut sides = Sides::default();
+        self.each_side(west_rows, |place, odds, east| {
+            let pairs = self.side_pairs(table, place);
+            let at = usize::from(east);
+            sides.pairs[at] = sides.pairs[at].saturating_add(pairs);
+            sides.halves[at] = sides.halves[at].saturating_add(odds.halves(place, pairs));
+        });
+        sides
+    }
+
+    /// Calls `side(place, odds, east)` for each side of the unit on `west_rows`: its west
+    /// side, then the east side of each of its layouts, with the odds of its columns.
+    fn each_side(&self, west_rows: u32, mut side: impl FnMut(Place, &SideOdds, bool)) {
         let mut jobs = Vec::new();
         jobs_of(self.shape, &self.layouts, west_rows, &mut jobs);
         let odds = self.odds();
-        let west_place = self.west(west_rows);
-        let west = self.side_pairs(table, west_place);
-        let east = jobs
-            .iter()
-            .map(|&job| {
-                let place = self.east(west_rows, job);
-                let pairs = self.side_pairs(table, place);
-                odds.east[job.layout as usize].halves(place, pairs)
-            })
-            .fold(0u64, u64::saturating_add);
-        (west, [odds.west.halves(west_place, west), east])
+        side(self.west(west_rows), &odds.west, false);
+        for job in jobs {
+            side(
+                self.east(west_rows, job),
+                &odds.east[job.layout as usize],
+                true,
+            );
+        }
     }
 
     /// The odds of the west side and of each layout's east side, worked out once.
@@ -66,20 +79,6 @@ impl Plan {
         })
     }
 
-    /// The pairs of quarter entries of the west side of the unit on `west_rows`, and of the
-    /// east sides of all its layouts: exact bounds from the whole table, estimates from row
-    /// totals.
-    pub(super) fn unit_pairs(&self, table: &Table, west_rows: u32) -> (u64, u64) {
-        let mut jobs = Vec::new();
-        jobs_of(self.shape, &self.layouts, west_rows, &mut jobs);
-        let west = self.side_pairs(table, self.west(west_rows));
-        let east = jobs
-            .iter()
-            .map(|&job| self.side_pairs(table, self.east(west_rows, job)))
-            .fold(0u64, u64::saturating_add);
-        (west, east)
-    }
-
     /// The pairs of quarter entries of a side: the exact bound from the whole table, an
     /// estimate from row totals.
     fn side_pairs(&self, table: &Table, place: Place) -> u64 {
@@ -94,17 +93,23 @@ impl Plan {
         }
     }
 
-    /// [`Plan::unit_pairs`] of the unit of part `part` of task `index`, for measurements.
+    /// The pairs of quarter entries of the west side and of the east sides of the unit of
+    /// part `part` of task `index`, for measurements.
     #[doc(hidden)]
     pub fn pairs(&self, index: usize, part: usize) -> (u64, u64) {
-        self.unit_pairs(self.table(), self.west_rows(index, part))
+        let [west, east] = self
+            .unit_sides(self.table(), self.west_rows(index, part))
+            .pairs;
+        (west, east)
     }
 
     /// The half-boards estimated on the west side and on the east sides of the unit of part
     /// `part` of task `index` ([`SideOdds::halves`]), for measurements.
     #[doc(hidden)]
     pub fn halves(&self, index: usize, part: usize) -> (u64, u64) {
-        let (_, [west, east]) = self.unit_sides(self.table(), self.west_rows(index, part));
+        let [west, east] = self
+            .unit_sides(self.table(), self.west_rows(index, part))
+            .halves;
         (west, east)
     }
 
@@ -121,6 +126,14 @@ impl Plan {
         let pairs = u128::from(north) * u128::from(south) * binomial(c, k) / spread.max(1);
         u64::try_from(pairs).unwrap_or(u64::MAX)
     }
+}
+
+/// A unit's pairs of quarter entries and estimated half-boards: its west side's, and its
+/// layouts' east sides' summed.
+#[derive(Default)]
+struct Sides {
+    pairs: [u64; 2],
+    halves: [u64; 2],
 }
 
 #[cfg(test)]
@@ -140,13 +153,8 @@ mod tests {
             let whole = Quarter::build_with(h, false);
             let totals = row_totals(h);
             let (mut bounds, mut estimates, mut far) = (0u128, 0u128, 0);
-            let mut jobs = Vec::new();
             for &west in &plan.units {
-                jobs.clear();
-                jobs_of(plan.shape, &plan.layouts, west, &mut jobs);
-                let places = std::iter::once(plan.west(west))
-                    .chain(jobs.iter().map(|&job| plan.east(west, job)));
-                for place in places {
+                plan.each_side(west, |place, _, _| {
                     let north = whole.rows(place.north.table_rows(h, place.north_rows));
                     let south = whole.rows(place.south.table_rows(h, place.south_rows));
                     let bound = plan.side(place, north, south).bound();
@@ -154,7 +162,7 @@ mod tests {
                     bounds += u128::from(bound);
                     estimates += u128::from(estimate);
                     far += usize::from(estimate > 4 * bound + 16 || bound > 4 * estimate + 16);
-                }
+                });
             }
             let ratio = estimates as f64 / bounds as f64;
             assert!((0.9..1.1).contains(&ratio), "n = {n}: {ratio}");
@@ -189,16 +197,8 @@ mod tests {
             let (mut real, mut estimated) = (0u128, 0u128);
             // The logs of estimate / real and of pairs / real, for sides of some size.
             let (mut by_estimate, mut by_pairs) = (Vec::new(), Vec::new());
-            let mut jobs = Vec::new();
             for &west in &plan.units {
-                jobs.clear();
-                jobs_of(plan.shape, &plan.layouts, west, &mut jobs);
-                let odds = plan.odds();
-                let places = std::iter::once((plan.west(west), &odds.west)).chain(
-                    jobs.iter()
-                        .map(|&job| (plan.east(west, job), &odds.east[job.layout as usize])),
-                );
-                for (place, odds) in places {
+                plan.each_side(west, |place, odds, _| {
                     let north = whole.rows(place.north.table_rows(h, place.north_rows));
                     let south = whole.rows(place.south.table_rows(h, place.south_rows));
                     let side = plan.side(place, north, south);
@@ -212,7 +212,7 @@ mod tests {
                         by_estimate.push(ln(estimate) - ln(halves));
                         by_pairs.push(ln(pairs) - ln(halves));
                     }
-                }
+                });
             }
             let ratio = estimated as f64 / real as f64;
             assert!((0.8..1.25).contains(&ratio), "n = {n}: {ratio}");
