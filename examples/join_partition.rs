@@ -27,6 +27,10 @@
 //! and timed by its thread's processor time, against the time its weight is capped at
 //! ([`nqueens::join::TASK_NANOS`]): whether the weights keep tasks within minutes.
 //!
+//! `join_partition sizes N`: for each "TASK PART" line read (the first two columns of
+//! `sample`'s lines), its partition's half-boards west and east made and counted, their
+//! estimates from the odds of holding each cut, and the quarter entries its sides read.
+//!
 //! `join_partition parts N UNITS`: the same units joined the engine's way (its partition
 //! bits), each partition timed against its weight: time / weight per partition.
 
@@ -35,7 +39,7 @@ use std::time::Instant;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | largest N TASKS"
+        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | largest N TASKS | sizes N"
     );
     std::process::exit(2);
 }
@@ -51,6 +55,7 @@ fn main() {
         (Some("fit"), [n, units]) => fit(*n as u32, *units),
         (Some("sample"), [n, parts, seed]) => sample(*n as u32, *parts, *seed as u64),
         (Some("largest"), [n, tasks]) => largest(*n as u32, *tasks),
+        (Some("sizes"), [n]) => sizes(*n as u32),
         _ => usage(),
     }
 }
@@ -292,5 +297,26 @@ fn largest(n: u32, tasks: usize) {
         let capped = weight as f64 / cap as f64 * cap_seconds;
         let (bits, parts) = (plan.partition_bits(i), plan.parts(i));
         println!("{n}\t{i}\t{bits}\t{parts}\t{weight}\t{capped:.1}\t{secs:.1}");
+    }
+}
+
+fn sizes(n: u32) {
+    use std::io::BufRead;
+    let plan = Plan::new(n, 14);
+    println!("task\tpart\tvalue\twest\teast\twest_est\teast_est\tentries\teast_averaged");
+    for line in std::io::stdin().lock().lines() {
+        let line = line.expect("stdin");
+        let mut it = line
+            .split_whitespace()
+            .filter_map(|x| x.parse::<usize>().ok());
+        let (Some(i), Some(part)) = (it.next(), it.next()) else {
+            continue;
+        };
+        let s = plan.part_sizes(i, part);
+        let value = plan.partition_value(i, part);
+        println!(
+            "{i}\t{part}\t{value}\t{}\t{}\t{}\t{}\t{}\t{}",
+            s.west, s.east, s.west_estimate, s.east_estimate, s.entries, s.east_averaged
+        );
     }
 }

@@ -38,6 +38,7 @@
 
 mod binomial;
 mod half;
+mod holds;
 mod index;
 mod layout;
 mod memory;
@@ -55,6 +56,8 @@ mod weight;
 #[cfg(feature = "gpu")]
 pub(crate) use {index::Index, index::Pairing, squeeze::Gather, unit::Pairs};
 
+#[doc(hidden)]
+pub use holds::PartSizes;
 pub use memory::table_bytes;
 pub use memory::{
     DEFAULT_PIECE, DEVICE_BATCH_BYTES, DEVICE_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes,

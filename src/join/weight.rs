@@ -50,7 +50,7 @@ impl Plan {
 
     /// Calls `side(place, odds, east)` for each side of the unit on `west_rows`: its west
     /// side, then the east side of each of its layouts, with the odds of its columns.
-    fn each_side(&self, west_rows: u32, mut side: impl FnMut(Place, &SideOdds, bool)) {
+    pub(super) fn each_side(&self, west_rows: u32, mut side: impl FnMut(Place, &SideOdds, bool)) {
         let mut jobs = Vec::new();
         jobs_of(self.shape, &self.layouts, west_rows, &mut jobs);
         let odds = self.odds();
@@ -81,7 +81,7 @@ impl Plan {
 
     /// The pairs of quarter entries of a side: the exact bound from the whole table, an
     /// estimate from row totals.
-    fn side_pairs(&self, table: &Table, place: Place) -> u64 {
+    pub(super) fn side_pairs(&self, table: &Table, place: Place) -> u64 {
         match table {
             Table::Whole(quarter) => {
                 let h = self.shape.h;
@@ -139,6 +139,8 @@ struct Sides {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::join::half::Part;
+    use crate::join::holds::side_halves;
     use crate::join::quarter::Quarter;
     use crate::join::slice::row_totals;
 
@@ -170,21 +172,6 @@ mod tests {
         }
     }
 
-    /// The half-boards a side actually has.
-    fn real_halves(side: &crate::join::half::Side) -> u64 {
-        use crate::join::half::{Cursor, Part};
-        let (mut out, mut souths, mut cursor) = (Vec::new(), Vec::new(), Cursor::default());
-        let mut total = 0;
-        loop {
-            out.clear();
-            let done = side.fill::<false>(&mut out, &mut souths, 1 << 16, &mut cursor, Part::Whole);
-            total += out.len() as u64;
-            if done {
-                return total;
-            }
-        }
-    }
-
     /// The half-boards estimated from a side's pairs of quarter entries (the weights) follow
     /// its real half-boards: summed over every side within a fifth, and side by side far
     /// closer than the pairs alone, whose share of real half-boards varies many times over.
@@ -203,7 +190,7 @@ mod tests {
                     let south = whole.rows(place.south.table_rows(h, place.south_rows));
                     let side = plan.side(place, north, south);
                     let pairs = side.bound();
-                    let halves = real_halves(&side);
+                    let halves = side_halves(&side, Part::Whole);
                     let estimate = odds.halves(place, pairs);
                     real += u128::from(halves);
                     estimated += u128::from(estimate);
