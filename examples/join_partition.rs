@@ -303,7 +303,7 @@ fn largest(n: u32, tasks: usize) {
 fn sizes(n: u32) {
     use std::io::BufRead;
     let plan = Plan::new(n, 14);
-    println!("task\tpart\tvalue\twest\teast\twest_est\teast_est\tentries\teast_averaged");
+    println!("task\tpart\tvalue\twest\teast\twest_est\teast_est\tentries");
     for line in std::io::stdin().lock().lines() {
         let line = line.expect("stdin");
         let mut it = line
@@ -315,8 +315,8 @@ fn sizes(n: u32) {
         let s = plan.part_sizes(i, part);
         let value = plan.partition_value(i, part);
         println!(
-            "{i}\t{part}\t{value}\t{}\t{}\t{}\t{}\t{}\t{}",
-            s.west, s.east, s.west_estimate, s.east_estimate, s.entries, s.east_averaged
+            "{i}\t{part}\t{value}\t{}\t{}\t{}\t{}\t{}",
+            s.west, s.east, s.west_estimate, s.east_estimate, s.entries
         );
     }
 }

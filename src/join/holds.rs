@@ -1,177 +1,134 @@
-//! How often a side's half-boards hold each cut diagonal, estimated without making them,
-//! and a partition's sizes measured against that estimate. Were every queen of a side on a
-//! column drawn at random from the side's free squares in its row, the queen of row `r`
-//! stands on a diagonal with odds `1 / free(r)` if the diagonal crosses a free square of
-//! the side's columns in row `r`, and never otherwise; the placed queens of odd boards
-//! count as part of the east half-board, so it always holds their diagonals. Partitions
-//! are cut on these diagonals: a partition's west half-boards are about the side's times
-//! the odds of its cut bits held or not, its east ones the sides' times the odds of its set
-//! bits not held. Measured (`examples/join_partition.rs sizes`), these follow the real
-//! sizes far better than taking every cut as held by half the half-boards; the weights do
-//! not use them yet.
+//! How often a side's half-boards hold each cut diagonal, estimated without making them.
+//! Were every queen of a side on a square drawn at random from the free squares of its row
+//! on the side's columns, the queen of row `r` would stand on a diagonal with odds
+//! `1 / free(r)` if the diagonal crosses one of those squares, and never otherwise (a row's
+//! queen is on one diagonal of each direction, so the odds of its rows add up); the queens
+//! placed before the join on odd boards count as part of the east half-board, so it always
+//! holds their diagonals. Partitions are cut on these diagonals: a partition's west
+//! half-boards are about the side's times the odds of each of its bits held (set) or not
+//! (clear), its east ones the sides' times the odds of its set bits not held, and the
+//! partitions' weights ([`super::weight`]) are made from them.
 
-use super::half::{Cursor, Part, Place, Side};
+use super::half::Place;
 use super::index::CutPlan;
-use super::plan::{Plan, Table};
-use super::shape::Shape;
-use super::slice::row_totals;
-use std::borrow::Cow;
+use super::partition::MAX_BITS;
+use super::shape::{Diagonals, Shape};
 
 /// One in fixed point: the odds below are in 2^-32.
 pub(super) const ONE: u64 = 1 << 32;
 
-/// The odds that a half-board of the side at `place` holds the diagonal of pattern bit `bit`
-/// ([`Shape::pattern`]: anti-diagonals in the low `shared` bits, main diagonals above them),
-/// in 2^-32: the side's rows whose square on that diagonal lies on one of its columns, over
-/// its columns (at most one).
-pub(super) fn hold_odds(shape: Shape, place: Place, bit: u32) -> u64 {
-    let Shape { n, h, far } = shape;
-    let len = shape.shared();
-    // A square is free when no queen placed before the join (odd boards' middle row and
-    // column) holds its diagonals: a row's queen stands on one of its free squares.
-    let free = |r: u32, column: u32| {
-        let main = r + n - 1 - column;
-        place.blocked.anti >> (r + column) & 1 == 0 && place.blocked.main >> main & 1 == 0
-    };
-    // The placed queens count as part of the east half-board: it holds their diagonals.
-    let (anti, main) = (place.blocked.anti >> far, place.blocked.main >> far);
-    let placed = if bit < len {
-        anti >> bit
-    } else {
-        main >> (bit - len)
-    };
-    if placed & 1 == 1 {
-        return ONE;
-    }
-    let rows = u64::from(place.north_rows) | u64::from(place.south_rows) << far;
-    let mut odds = 0u64;
-    let mut left = rows;
-    while left != 0 {
-        let r = left.trailing_zeros();
-        left &= left - 1;
-        // The board column where row `r` meets the diagonal.
-        let column = if bit < len {
-            i64::from(bit + far) - i64::from(r)
-        } else {
-            i64::from(r + n - 1) - i64::from(bit - len + far)
-        };
-        let c = column - i64::from(place.first_column);
-        if !(0..i64::from(h)).contains(&c) || place.columns >> c & 1 == 0 {
-            continue;
-        }
-        let column = column as u32;
-        let squares = (0..h)
-            .filter(|&c| place.columns >> c & 1 == 1 && free(r, place.first_column + c))
-            .count() as u64;
-        if free(r, column) && squares > 0 {
-            odds += ONE / squares;
-        }
-    }
-    odds.min(ONE)
+/// The most different odds the rows crossing one cut can have: a row's free squares are the
+/// side's columns less at most four (two placed queens, two diagonals each).
+const CLASSES: usize = 5;
+
+/// The odds that a side's half-boards hold each of the first [`MAX_BITS`] cuts (in the
+/// order partitions take them), for the side's columns and placed queens, whatever its
+/// rows: worked out once per layout ([`super::odds::SideOdds`]), then read for each side by
+/// a few popcounts ([`CutOdds::hold`]).
+pub(super) struct CutOdds {
+    /// Per cut: the board rows whose queen may stand on it, in classes of equal odds (rows,
+    /// odds in 2^-32).
+    cuts: [[(u64, u64); CLASSES]; MAX_BITS as usize],
+    /// How many classes each cut uses.
+    classes: [u8; MAX_BITS as usize],
+    /// The cuts the placed queens hold (bit `i` for cut `i`): always held.
+    placed: u32,
 }
 
-/// One partition's sizes, made and estimated ([`Plan::part_sizes`]).
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug, Default)]
-pub struct PartSizes {
-    /// The west partition's half-boards, made and counted.
-    pub west: u64,
-    /// The east half-boards of the unit's layouts clear of the partition's bits, likewise.
-    pub east: u64,
-    /// The west ones estimated: the side's estimated half-boards times the odds of each
-    /// partition bit held (set) or not (clear).
-    pub west_estimate: u64,
-    /// The east ones estimated: each layout's east side's estimated half-boards times the
-    /// odds of not holding each set bit, summed.
-    pub east_estimate: u64,
-    /// The same with each cut's odds averaged over the layouts (weighted by their sides'
-    /// estimated half-boards) before the product: cheaper, coarser at odd n.
-    pub east_averaged: u64,
-    /// The quarter entries the partition's sides read (placements on their quarters'
-    /// rows, north and south, west and east): work done once per partition.
-    pub entries: u64,
-}
-
-impl Plan {
-    /// Part `part` of task `index` measured, for fitting weights to ([`PartSizes`]).
-    #[doc(hidden)]
-    pub fn part_sizes(&self, index: usize, part: usize) -> PartSizes {
-        let (unit, partition) = self.work(index, part);
-        let west_rows = self.units[unit];
-        let cuts = CutPlan::new(self.shape);
-        let (west_part, east_part, _) = partition.parts(&cuts);
-        let positions = cuts.first(usize::from(partition.bits));
-        let (table, h) = (self.table(), self.shape.h);
-        let totals = match table {
-            Table::OnDemand { row_totals } => Cow::Borrowed(row_totals),
-            Table::Whole(_) => Cow::Owned(row_totals(h)),
+impl CutOdds {
+    /// The odds of a side on `columns` (bit `c` its column `first_column + c` of the board)
+    /// beside the queens placed before the join on `blocked`.
+    pub(super) fn new(
+        shape: Shape,
+        columns: u32,
+        first_column: u32,
+        blocked: Diagonals,
+    ) -> CutOdds {
+        let Shape { n, h, far } = shape;
+        let len = shape.shared();
+        let free = |r: u32, column: u32| !blocked.meets(queen_at(n, r, column));
+        let mut odds = CutOdds {
+            cuts: [[(0, 0); CLASSES]; MAX_BITS as usize],
+            classes: [0; MAX_BITS as usize],
+            placed: 0,
         };
-        let times = |a: u64, b: u64| ((u128::from(a) * u128::from(b)) >> 32) as u64;
-        let mut sizes = PartSizes::default();
-        // Per cut, the east sides' estimated half-boards times their odds of not holding it.
-        let (mut east_sum, mut clear_sum) = (0u64, [0u64; 16]);
-        let (mut north, mut south) = Default::default();
-        self.each_side(west_rows, |place, odds, east| {
-            let side = self.side(
-                place,
-                table.rows(&mut north, h, place.north, place.north_rows),
-                table.rows(&mut south, h, place.south, place.south_rows),
-            );
-            let estimate = odds.halves(place, self.side_pairs(table, place));
-            let mut share = ONE;
-            for (i, &bit) in positions.iter().enumerate() {
-                let held = hold_odds(self.shape, place, bit);
-                let set = partition.value >> i & 1 == 1;
-                if east {
-                    clear_sum[i] += times(estimate, ONE - held);
-                }
-                share = match (east, set) {
-                    (false, true) => times(share, held),
-                    (false, false) | (true, true) => times(share, ONE - held),
-                    (true, false) => share,
-                };
-            }
-            let made = side_halves(&side, if east { east_part } else { west_part });
-            if east {
-                (sizes.east, sizes.east_estimate) = (
-                    sizes.east + made,
-                    sizes.east_estimate + times(estimate, share),
-                );
-                east_sum += estimate;
+        let cut_plan = CutPlan::new(shape);
+        for (i, &bit) in cut_plan.first(MAX_BITS.into()).iter().enumerate() {
+            // The placed queens count as part of the east half-board: it holds their
+            // diagonals.
+            let (anti, main) = (blocked.anti >> far, blocked.main >> far);
+            let placed = if bit < len {
+                anti >> bit
             } else {
-                (sizes.west, sizes.west_estimate) = (made, times(estimate, share));
+                main >> (bit - len)
+            };
+            if placed & 1 == 1 {
+                odds.placed |= 1 << i;
+                continue;
             }
-            sizes.entries += totals[place.north.table_rows(h, place.north_rows) as usize]
-                + totals[place.south.table_rows(h, place.south_rows) as usize];
-        });
-        sizes.east_averaged = east_sum;
-        for (i, &clear) in clear_sum.iter().enumerate().take(positions.len()) {
-            if partition.value >> i & 1 == 1 {
-                let averaged = u128::from(sizes.east_averaged) * u128::from(clear);
-                sizes.east_averaged = (averaged / u128::from(east_sum.max(1))) as u64;
+            for r in 0..n {
+                // The board column where row `r` meets the diagonal.
+                let column = if bit < len {
+                    i64::from(bit + far) - i64::from(r)
+                } else {
+                    i64::from(r + n - 1) - i64::from(bit - len + far)
+                };
+                let c = column - i64::from(first_column);
+                if !(0..i64::from(h)).contains(&c)
+                    || columns >> c & 1 == 0
+                    || !free(r, column as u32)
+                {
+                    continue;
+                }
+                let squares = (0..h)
+                    .filter(|&c| columns >> c & 1 == 1 && free(r, first_column + c))
+                    .count() as u64;
+                let row_odds = ONE / squares;
+                let classes = &mut odds.cuts[i];
+                // Rows of the same odds share a class; there are never more than CLASSES.
+                let at = classes
+                    .iter()
+                    .position(|&(rows, o)| rows == 0 || o == row_odds)
+                    .unwrap_or(CLASSES - 1);
+                classes[at] = (classes[at].0 | 1 << r, row_odds);
+                odds.classes[i] = odds.classes[i].max(at as u8 + 1);
             }
         }
-        sizes
+        odds
+    }
+
+    /// The odds that a half-board of the side on board rows `rows` (north rows, then south
+    /// ones from row `far`: [`board_rows`]) holds cut `cut`, in 2^-32 (at most one).
+    pub(super) fn hold(&self, rows: u64, cut: usize) -> u64 {
+        if self.placed >> cut & 1 == 1 {
+            return ONE;
+        }
+        self.cuts[cut][..usize::from(self.classes[cut])]
+            .iter()
+            .map(|&(mask, odds)| u64::from((rows & mask).count_ones()) * odds)
+            .sum::<u64>()
+            .min(ONE)
     }
 }
 
-/// The half-boards of `side` that `part` keeps, made a piece at a time and counted.
-pub(super) fn side_halves(side: &Side, part: Part) -> u64 {
-    let (mut out, mut souths, mut cursor) = (Vec::new(), Vec::new(), Cursor::default());
-    let mut total = 0;
-    loop {
-        out.clear();
-        let done = side.fill::<true>(&mut out, &mut souths, 1 << 20, &mut cursor, part);
-        total += out.len() as u64;
-        if done {
-            return total;
-        }
+/// The board rows of the side at `place`: its north rows, then its south ones from `far`.
+pub(super) fn board_rows(shape: Shape, place: Place) -> u64 {
+    u64::from(place.north_rows) | u64::from(place.south_rows) << shape.far
+}
+
+/// The diagonals of a queen on row `r`, column `c` of the n x n board.
+fn queen_at(n: u32, r: u32, c: u32) -> Diagonals {
+    Diagonals {
+        anti: 1 << (r + c),
+        main: 1 << (r + n - 1 - c),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::join::half::{Cursor, Part};
+    use crate::join::plan::Plan;
     use crate::join::quarter::Quarter;
 
     /// The odds of holding each of the first eight cuts follow the share of a side's real
@@ -190,22 +147,21 @@ mod tests {
             // sum of the squared error of one half.
             let mut stats = [[0f64; 4]; 16];
             for &west in &plan.units {
-                plan.each_side(west, |place, _, east| {
+                plan.each_side(west, |place, side_odds, east| {
                     let north = whole.rows(place.north.table_rows(h, place.north_rows));
                     let south = whole.rows(place.south.table_rows(h, place.south_rows));
                     let side = plan.side(place, north, south);
                     let (mut out, mut souths, mut at) = (Vec::new(), Vec::new(), Cursor::default());
-                    while !side.fill::<false>(&mut out, &mut souths, 1 << 30, &mut at, Part::Whole)
-                    {
-                    }
+                    // One piece holds the whole side.
+                    side.fill::<false>(&mut out, &mut souths, usize::MAX, &mut at, Part::Whole);
                     if out.len() < 200 {
                         return;
                     }
                     for (i, &bit) in positions.iter().enumerate() {
                         let holding = out.iter().filter(|&&p| p >> bit & 1 == 1).count();
                         let real = (holding as f64 / out.len() as f64).max(0.01);
-                        let estimate =
-                            (hold_odds(plan.shape, place, bit) as f64 / ONE as f64).max(0.01);
+                        let held = side_odds.cuts.hold(board_rows(plan.shape, place), i);
+                        let estimate = (held as f64 / ONE as f64).max(0.01);
                         let error = (estimate / real).ln();
                         let s = &mut stats[i + 8 * usize::from(east)];
                         s[0] += 1.0;

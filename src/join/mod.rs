@@ -56,8 +56,6 @@ mod weight;
 #[cfg(feature = "gpu")]
 pub(crate) use {index::Index, index::Pairing, squeeze::Gather, unit::Pairs};
 
-#[doc(hidden)]
-pub use holds::PartSizes;
 pub use memory::table_bytes;
 pub use memory::{
     DEFAULT_PIECE, DEVICE_BATCH_BYTES, DEVICE_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes,
@@ -68,3 +66,5 @@ pub use plan::{
     AUTO_FROM, JoinTask, MAX_DEPTH, MAX_N, MIN_N, MORE_TASKS_FROM, MOST_THREADS, Plan,
     TASKS_PER_THREAD, auto_depth, clamp_depth, supports,
 };
+#[doc(hidden)]
+pub use weight::PartSizes;

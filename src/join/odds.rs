@@ -4,6 +4,7 @@
 //! weights ([`super::weight`]) are made from these estimates.
 
 use super::half::Place;
+use super::holds::CutOdds;
 use super::shape::{Diagonals, Shape};
 
 /// What the half-board estimate of the west side, and of each layout's east side, needs.
@@ -29,6 +30,8 @@ pub(super) struct SideOdds {
     /// where none are placed.
     free: [u64; 32],
     shape: Shape,
+    /// The odds of holding each cut, for the partitions' weights.
+    pub(super) cuts: CutOdds,
 }
 
 impl SideOdds {
@@ -63,7 +66,12 @@ impl SideOdds {
                 .count() as u64;
             *free = (clear_squares << 32) / m;
         }
-        SideOdds { clear, free, shape }
+        SideOdds {
+            clear,
+            free,
+            shape,
+            cuts: CutOdds::new(shape, columns, first_column, blocked),
+        }
     }
 
     /// The half-boards of a side with `pairs` pairs of quarter entries, estimated: the pairs

@@ -11,8 +11,8 @@
 //! Measured before this was built (one unit of n = 26 alternated with the plain join, pieces
 //! of 2^22, one thread): 34.3 s joined in pieces, 17.7 s in 8 partitions.
 
-use super::binomial::binomial;
 use super::half::Part;
+use super::holds::ONE;
 use super::index::CutPlan;
 
 /// The most partition bits a unit is split by: `2^12` partitions, enough to bring the
@@ -73,12 +73,11 @@ pub struct Policy {
 /// 90 % within 2.1 to 3.3 times) no task takes much more than ten.
 pub const TASK_NANOS: u64 = 180_000_000_000;
 
-/// Picoseconds of one core per unit of the weight at n = 26, 27 and 28 (a weight is about
-/// 3.6 ns at n = 18 and 20, and grows a little with the board): the core-seconds
-/// `count N --estimate` predicted, over the plan's total weight, on an Intel Xeon of 2020
-/// (AVX-512). Only the task cap depends on it; estimates and shards use weights relative to
-/// each other.
-const PICOS_PER_WEIGHT: [(u32, u64); 3] = [(26, 4720), (27, 4940), (28, 9440)];
+/// Picoseconds of one core per unit of the weight at n = 26, 27 and 28 (partitions'
+/// weights, [`UnitParts`]): the core-seconds `count N --estimate -j 1` predicted, over the
+/// plan's total weight, on an Intel Xeon of 2020 (AVX-512). Only the task cap depends on
+/// it; estimates and shards use weights relative to each other.
+const PICOS_PER_WEIGHT: [(u32, u64); 3] = [(26, 171), (27, 134), (28, 148)];
 
 impl Policy {
     /// The policy of the n x n board, from n = 26 on (tables built on demand; none below):
@@ -96,102 +95,161 @@ impl Policy {
         })
     }
 
-    /// The partition bits of a unit whose west side has `west_pairs` pairs of quarter
-    /// entries and whose weight is `weight`.
-    pub(super) fn bits_for(&self, west_pairs: u64, weight: u64) -> u8 {
+    /// The partition bits of a unit ([`UnitParts`]): until a west partition holds about
+    /// [`Policy::partition_pairs`] pairs of quarter entries, and further while its heaviest
+    /// partition weighs more than the cap (`None`: more bits than the unit's cuts worked
+    /// out, [`UnitParts::cuts`]).
+    pub(super) fn bits_for(&self, unit: &UnitParts) -> Option<u8> {
         let mut bits = 0u8;
-        while bits < MAX_BITS
-            && (west_pairs >> bits > self.partition_pairs || share(weight, bits, 0) > self.task_cap)
+        // Past the cap, split while the heaviest partition's join outweighs its fixed part:
+        // beyond that, more partitions mostly read the same quarter entries again.
+        let over_cap = |bits: u8| {
+            let heaviest = unit.heaviest(bits);
+            heaviest > self.task_cap && heaviest - unit.fixed > unit.fixed
+        };
+        while bits < MAX_BITS && (unit.west_pairs >> bits > self.partition_pairs || over_cap(bits))
         {
+            if bits == unit.cuts {
+                return None;
+            }
             bits += 1;
         }
-        bits
+        Some(bits)
     }
 
-    /// The runs of a unit's `2^bits` partitions that make its tasks, in order: a run grows
-    /// while its weight stays within the cap (a partition over the cap is a run alone).
-    pub(super) fn runs(&self, weight: u64, bits: u8) -> Vec<std::ops::Range<u32>> {
-        let shares = Shares::new(weight, bits);
-        if shares.total() <= self.task_cap {
-            return std::iter::once(0..1 << bits).collect();
+    /// How many cuts' odds a unit whose west side has `west_pairs` pairs of quarter entries
+    /// needs worked out: the bits its size asks for and two more, for the cap (working out
+    /// all of them made n = 27's plan twice as slow; a unit that needs more is worked out
+    /// again).
+    pub(super) fn cuts_for(&self, west_pairs: u64) -> u8 {
+        let mut bits = 0u8;
+        while bits < MAX_BITS && west_pairs >> bits > self.partition_pairs {
+            bits += 1;
         }
+        (bits + 2).min(MAX_BITS)
+    }
+
+    /// The runs of a unit's `2^bits` partitions that make its tasks, in order, each with its
+    /// weight: a run grows while its weight stays within the cap (a partition over the cap
+    /// is a run alone).
+    pub(super) fn runs(&self, unit: &UnitParts, bits: u8) -> Vec<(std::ops::Range<u32>, u64)> {
+        let shares = Shares::new(unit, bits);
         let mut runs = Vec::new();
         let (mut start, mut held) = (0u32, 0u64);
         for value in 0..1u32 << bits {
             let w = shares.of(value);
             if value > start && held.saturating_add(w) > self.task_cap {
-                runs.push(start..value);
+                runs.push((start..value, held));
                 (start, held) = (value, 0);
             }
             held = held.saturating_add(w);
         }
-        runs.push(start..1 << bits);
+        runs.push((start..1 << bits, held));
         runs
     }
 }
 
-/// The weights of a unit's partitions, which depend on the bits a partition has set alone:
-/// worked out once per unit, not once per partition (n = 28 has 2.4 billion partitions).
+/// What the weights of a unit's partitions are made from ([`super::weight`]'s
+/// `Plan::unit_parts`): a partition's work is its join, about its east half-boards times
+/// the square root of its west ones (the index is cut into buckets of a fixed size, so a
+/// query meets more of a larger side, but not in proportion), and a fixed part, reading its
+/// sides' quarter entries (each partition reads them all).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct UnitParts {
+    /// The pairs of quarter entries of the unit's west side.
+    pub(super) west_pairs: u64,
+    /// The whole unit's join: its east half-boards times the square root of its west ones
+    /// (estimated), in weight units.
+    pub(super) join: u64,
+    /// The work every partition does, in weight units.
+    pub(super) fixed: u64,
+    /// How many cuts' factors were worked out: the first `cuts` of `factors`.
+    pub(super) cuts: u8,
+    /// Per cut, in the order partitions take them: what a partition's join is multiplied
+    /// by when the cut is clear and when it is set, in 2^-32. Clear: the square root of the
+    /// west half-boards' odds of not holding it. Set: the square root of their odds of
+    /// holding it, times the east half-boards' odds of not holding it.
+    pub(super) factors: [[u64; 2]; MAX_BITS as usize],
+}
+
+impl UnitParts {
+    /// The weights of all its partitions by `bits` cuts summed, but for rounding (a
+    /// thousandth less, about what each partition's rounding down takes): `join` times the
+    /// product of each cut's two factors summed, and the fixed parts. Quick where the sum
+    /// takes one weight per partition; the plan splits by the sum where this is near the cap.
+    pub(super) fn total_about(&self, bits: u8) -> u64 {
+        let join = self.factors[..usize::from(bits.min(self.cuts))]
+            .iter()
+            .fold(u128::from(self.join), |join, f| {
+                (join * u128::from(f[0] + f[1])) >> 32
+            });
+        let join = u64::try_from(join - join / 1000).unwrap_or(u64::MAX);
+        join.saturating_add(self.fixed << bits)
+    }
+
+    /// The weight of the heaviest of the unit's partitions by its first `bits` cuts.
+    fn heaviest(&self, bits: u8) -> u64 {
+        let join = self.factors[..usize::from(bits)]
+            .iter()
+            .fold(u128::from(self.join), |join, f| {
+                (join * u128::from(f[0].max(f[1]))) >> 32
+            });
+        u64::try_from(join)
+            .unwrap_or(u64::MAX)
+            .saturating_add(self.fixed)
+    }
+}
+
+/// The weights of a unit's partitions by its first `bits` cuts, each the product of one
+/// factor per cut: worked out in two tables, the low six cuts' products and the rest's, so
+/// that a partition's weight is two lookups and two multiplications (n = 28 has billions of
+/// partitions).
 pub(super) struct Shares {
-    by_ones: [u64; MAX_BITS as usize + 1],
-    bits: u8,
+    join: u64,
+    fixed: u64,
+    low: [u64; 64],
+    high: [u64; 64],
+    low_bits: u8,
 }
 
 impl Shares {
-    /// The partitions' weights of a unit of weight `weight` split by `bits` cuts.
-    pub(super) fn new(weight: u64, bits: u8) -> Shares {
+    /// The partitions' weights of `unit` split by `bits` cuts (at most the unit's cuts).
+    pub(super) fn new(unit: &UnitParts, bits: u8) -> Shares {
+        let bits = bits.min(unit.cuts);
+        let low_bits = bits.min(6);
+        // Doubling, cut by cut: the products with the cut clear, then with it set.
+        let products = |cuts: &[[u64; 2]]| {
+            let mut table = [0u64; 64];
+            table[0] = ONE;
+            for (i, f) in cuts.iter().enumerate() {
+                for value in 0..1usize << i {
+                    let product = u128::from(table[value]);
+                    table[value | 1 << i] = ((product * u128::from(f[1])) >> 32) as u64;
+                    table[value] = ((product * u128::from(f[0])) >> 32) as u64;
+                }
+            }
+            table
+        };
+        let cuts = &unit.factors[..usize::from(bits)];
         Shares {
-            // floor(floor(x) / 2^j) = floor(x / 2^j): one division for all of them (a plan of
-            // n = 28 weighs 36 million tasks).
-            by_ones: {
-                let bits = bits.min(MAX_BITS);
-                let most = (u128::from(weight) << bits) / 3u128.pow(u32::from(bits));
-                std::array::from_fn(|ones| {
-                    let ones = (ones as u32).min(u32::from(bits));
-                    u64::try_from(most >> ones).unwrap_or(u64::MAX).max(1)
-                })
-            },
-            bits,
+            join: unit.join,
+            fixed: unit.fixed,
+            low: products(&cuts[..usize::from(low_bits)]),
+            high: products(&cuts[usize::from(low_bits)..]),
+            low_bits,
         }
     }
 
-    /// The weight of partition `value`.
+    /// The weight of partition `value` (at least 1).
     pub(super) fn of(&self, value: u32) -> u64 {
-        self.by_ones[value.count_ones() as usize]
+        let low = self.low[(value & ((1 << self.low_bits) - 1)) as usize];
+        let high = self.high[(value >> self.low_bits) as usize];
+        let join = (((u128::from(self.join) * u128::from(low)) >> 32) * u128::from(high)) >> 32;
+        u64::try_from(join)
+            .unwrap_or(u64::MAX)
+            .saturating_add(self.fixed)
+            .max(1)
     }
-
-    /// The weights of partitions `values` summed.
-    pub(super) fn sum(&self, values: std::ops::Range<u32>) -> u64 {
-        if values == (0..1 << self.bits) {
-            return self.total();
-        }
-        values
-            .map(|value| self.of(value))
-            .fold(0u64, u64::saturating_add)
-    }
-
-    /// The weights of all partitions summed: `C(bits, j)` partitions have `j` bits set.
-    pub(super) fn total(&self) -> u64 {
-        let bits = u32::from(self.bits);
-        (0..=bits)
-            .map(|ones| self.by_ones[ones as usize].saturating_mul(binomial(bits, ones) as u64))
-            .fold(0u64, u64::saturating_add)
-    }
-}
-
-/// The weight of partition `value` of a unit of weight `weight` split by `bits` cuts: each
-/// cut diagonal is held by about half of each side's half-boards (each cut keeps about 0.76
-/// of the pairs, 1 - 1/2 x 1/2), so every west partition is about as large, and the east
-/// half-boards clear of partition `p` are `2^-|p|` of them: `p`'s share of the unit's work is
-/// `2^-|p| / 1.5^bits`, that is `weight 2^(bits - |p|) / 3^bits` (at least 1). Fitted to
-/// partitions timed at n = 26 and 27, each bit set multiplied the time by 0.49.
-pub(super) fn share(weight: u64, bits: u8, value: u32) -> u64 {
-    let ones = value.count_ones();
-    let bits = u32::from(bits);
-    let scaled = u128::from(weight) << (bits - ones);
-    u64::try_from(scaled / 3u128.pow(bits))
-        .unwrap_or(u64::MAX)
-        .max(1)
 }
 
 #[cfg(test)]
@@ -206,7 +264,7 @@ mod tests {
     /// A policy scaled down to small boards, so that most of their units are partitioned.
     const SMALL: Policy = Policy {
         partition_pairs: 32,
-        task_cap: 20_000,
+        task_cap: 200_000,
     };
 
     /// Plans that partition units count the table's totals with every build, whole and in
@@ -264,34 +322,51 @@ mod tests {
         assert_eq!(next as usize, a.units.len());
     }
 
-    /// The shares of a unit's partitions add up to its weight (within rounding), and a
-    /// partition with fewer bits set weighs more.
-    #[test]
-    fn shares_add_up_to_the_unit() {
-        for bits in 0..=MAX_BITS {
-            let weight = 3u64.pow(u32::from(bits)) * 1000;
-            let sum: u64 = (0..1u32 << bits).map(|v| share(weight, bits, v)).sum();
-            assert_eq!(sum, weight, "bits {bits}");
+    /// A unit with every cut's factors given, for the shares' tests.
+    fn unit_with(join: u64, fixed: u64, factors: [[u64; 2]; 2]) -> UnitParts {
+        let mut unit = UnitParts {
+            west_pairs: 1000,
+            join,
+            fixed,
+            cuts: MAX_BITS,
+            ..UnitParts::default()
+        };
+        for (cut, f) in unit.factors.iter_mut().enumerate() {
+            *f = factors[cut % 2];
         }
-        assert!(share(1 << 40, 4, 0) > share(1 << 40, 4, 1));
-        assert_eq!(share(1 << 40, 4, 0b0110), share(1 << 40, 4, 0b1001));
+        unit
     }
 
-    /// The shares worked out once per unit are those of each partition, and their sums
-    /// those of the partitions one by one.
+    /// A partition weighs its unit's join times its cuts' factors, plus the fixed part: the
+    /// two tables' products match the product cut by cut (within rounding) for every number
+    /// of bits, and the heaviest is the largest of them.
     #[test]
-    fn shares_by_bits_set_are_the_partitions_shares() {
-        for (weight, bits) in [(1u64 << 40, 9u8), (12_345, 4), (7, 3), (1 << 50, MAX_BITS)] {
-            let shares = Shares::new(weight, bits);
+    fn shares_are_the_products_of_their_cuts_factors() {
+        let (half, third) = (ONE / 2, ONE / 3);
+        let unit = unit_with(1 << 40, 7, [[half, third], [ONE - third, half / 3]]);
+        for bits in 0..=MAX_BITS {
+            let shares = Shares::new(&unit, bits);
+            let mut most = 0;
             for value in 0..1u32 << bits {
-                assert_eq!(shares.of(value), share(weight, bits, value));
+                let exact = (0..u32::from(bits)).fold(unit.join as f64, |join, cut| {
+                    let f = unit.factors[cut as usize][(value >> cut & 1) as usize];
+                    join * f as f64 / ONE as f64
+                });
+                let weight = shares.of(value);
+                most = most.max(weight);
+                let error = (weight as f64 - 7.0 - exact).abs();
+                assert!(error <= exact * 1e-6 + 2.0, "bits {bits} value {value}");
             }
-            let each: u64 = (0..1u32 << bits).map(|v| share(weight, bits, v)).sum();
-            assert_eq!(shares.total(), each);
-            assert_eq!(shares.sum(0..1 << bits), each);
-            let some: u64 = (3..1u32 << bits).map(|v| share(weight, bits, v)).sum();
-            assert_eq!(shares.sum(3..1 << bits), some);
+            assert!(unit.heaviest(bits).abs_diff(most) <= 2 + most / 1_000_000);
+            let sum: u64 = (0..1u32 << bits).map(|v| shares.of(v)).sum();
+            let about = unit.total_about(bits);
+            assert!(
+                about <= sum && sum - about <= sum / 500,
+                "bits {bits}: {about} {sum}"
+            );
         }
+        assert!(Shares::new(&unit, 4).of(0) > Shares::new(&unit, 4).of(0b0101));
+        assert_eq!(Shares::new(&unit_with(0, 0, [[0; 2]; 2]), 3).of(5), 1);
     }
 
     /// A policy exists exactly for the boards whose quarter tables are built on demand, and
@@ -307,31 +382,63 @@ mod tests {
         assert_eq!(policy.task_cap, TASK_NANOS * 1000 / PICOS_PER_WEIGHT[2].1);
     }
 
-    /// Runs cover every partition once, in order, and stay within the cap unless a run is one
-    /// partition; a unit under the cap whose sides are small is not split.
+    /// Runs cover every partition once, in order, each with the sum of its partitions'
+    /// weights, and stay within the cap unless a run is one partition; a unit under the cap
+    /// whose sides are small is not split.
     #[test]
     fn runs_cover_the_partitions_within_the_cap() {
         let policy = Policy {
             partition_pairs: 1000,
             task_cap: 5_000,
         };
-        for (west_pairs, weight) in [(10, 100), (4000, 3_000), (1 << 20, 80_000), (9, 1 << 40)] {
-            let bits = policy.bits_for(west_pairs, weight);
+        let factors = [[ONE * 3 / 4, ONE / 5], [ONE / 2, ONE / 3]];
+        for (west_pairs, join, fixed) in [
+            (10, 90, 10),
+            (4000, 3_000, 0),
+            (1 << 20, 80_000, 3),
+            (9, 1 << 40, 1),
+        ] {
+            let unit = UnitParts {
+                west_pairs,
+                ..unit_with(join, fixed, factors)
+            };
+            let bits = policy.bits_for(&unit).unwrap();
             assert!(west_pairs >> bits <= 1000 || bits == MAX_BITS);
-            assert!(share(weight, bits, 0) <= 5_000 || bits == MAX_BITS);
-            let runs = policy.runs(weight, bits);
-            assert_eq!(runs[0].start, 0);
-            assert_eq!(runs.last().unwrap().end, 1 << bits);
+            let heaviest = unit.heaviest(bits);
+            assert!(heaviest <= 5_000 || bits == MAX_BITS || heaviest - fixed <= fixed);
+            let runs = policy.runs(&unit, bits);
+            assert_eq!(runs[0].0.start, 0);
+            assert_eq!(runs.last().unwrap().0.end, 1 << bits);
             for pair in runs.windows(2) {
-                assert_eq!(pair[0].end, pair[1].start);
+                assert_eq!(pair[0].0.end, pair[1].0.start);
             }
-            for run in &runs {
-                let held: u64 = run.clone().map(|v| share(weight, bits, v)).sum();
+            let shares = Shares::new(&unit, bits);
+            for (run, weight) in &runs {
+                let held: u64 = run.clone().map(|v| shares.of(v)).sum();
+                assert_eq!(held, *weight);
                 assert!(held <= 5_000 || run.len() == 1, "{run:?}: {held}");
             }
         }
-        assert_eq!(policy.bits_for(10, 100), 0);
-        assert_eq!(policy.runs(100, 0).first(), Some(&(0..1)));
-        assert_eq!(policy.runs(100, 0).len(), 1);
+        // A unit whose fixed part alone passes the cap is not split for it.
+        let reads = UnitParts {
+            west_pairs: 10,
+            ..unit_with(4_000, 6_000, factors)
+        };
+        assert_eq!(policy.bits_for(&reads), Some(0));
+        let small = unit_with(90, 10, factors);
+        assert_eq!(
+            policy.bits_for(&UnitParts {
+                west_pairs: 10,
+                ..small
+            }),
+            Some(0)
+        );
+        assert_eq!(policy.runs(&small, 0), vec![(0..1, 100)]);
+        // More bits than the cuts worked out: none.
+        let few = UnitParts {
+            cuts: 1,
+            ..unit_with(1 << 40, 0, factors)
+        };
+        assert_eq!(policy.bits_for(&few), None);
     }
 }

@@ -7,7 +7,7 @@ use super::half::{Place, Side};
 use super::layout::{Job, Layout, layouts, units};
 use super::memory::{DEFAULT_PIECE, bytes_per_half_board, table_bytes};
 use super::odds::Odds;
-use super::partition::{MAX_BITS, Partition, Policy, Shares};
+use super::partition::{MAX_BITS, Partition, Policy, Shares, UnitParts};
 use super::quarter::{Quarter, Rows, View};
 use super::shape::{Diagonals, Shape};
 use super::simd::Build;
@@ -89,6 +89,21 @@ impl Table {
     /// The table's placements on the rows `rows` of quarter `view`, from the whole table or
     /// from `slot`, rebuilt for those rows unless it holds them.
     #[inline(always)]
+    /// The quarter entries (placements) on a side's north and south rows.
+    pub(super) fn entries_on(&self, h: u32, place: Place) -> u64 {
+        let on = |view: View, rows: u32| {
+            let rows = view.table_rows(h, rows);
+            match self {
+                Table::Whole(quarter) => {
+                    let offsets = quarter.rows(rows).offsets;
+                    u64::from(offsets[offsets.len() - 1] - offsets[0])
+                }
+                Table::OnDemand { row_totals } => row_totals[rows as usize],
+            }
+        };
+        on(place.north, place.north_rows) + on(place.south, place.south_rows)
+    }
+
     pub(super) fn rows<'a>(
         &'a self,
         slot: &'a mut Slice,
@@ -118,8 +133,9 @@ pub struct Plan {
     /// The units' west rows, grouped into tasks.
     pub(super) units: Vec<u32>,
     pub(super) tasks: Vec<JoinTask>,
-    /// Each unit's weight ([`Plan::unit_weight`]), kept where the tasks were made from them
-    /// (a partitioning policy); otherwise worked out when asked for.
+    /// Each task's weight, kept where a partitioning policy made the tasks (from n = 26:
+    /// worked out with them, and dear to work out again); otherwise worked out when asked
+    /// for.
     pub(super) weights: Vec<u64>,
     pub(super) piece: usize,
     /// The unit count's instruction-set build, chosen when the plan is made.
@@ -173,18 +189,29 @@ impl Plan {
     /// Orders the units and makes the tasks: units grouped at `depth`, those that `policy`
     /// partitions split into runs of their partitions.
     pub(super) fn make_tasks(&mut self, depth: u32, policy: Option<Policy>) {
+        use rayon::prelude::*;
         let plan = &*self;
-        // Each unit's west rows, weight and partition bits.
-        let mut units: Vec<(u32, u64, u8)> = match policy {
-            None => plan.units.iter().map(|&west| (west, 0, 0)).collect(),
+        // Each unit's west rows, partition bits and weight (zero without a policy), and
+        // whether its partitions make more than one task (worked out again for those few).
+        let mut units: Vec<(u32, u8, u64, bool)> = match policy {
+            None => plan.units.iter().map(|&west| (west, 0, 0, false)).collect(),
             Some(policy) => {
-                use rayon::prelude::*;
                 let table = plan.table();
                 plan.units
                     .par_iter()
                     .map(|&west| {
-                        let (west_pairs, weight) = plan.unit_size(table, west);
-                        (west, weight, policy.bits_for(west_pairs, weight))
+                        let (unit, bits) = plan.unit_and_bits(table, west, &policy);
+                        // A unit over the cap is split by `runs`, which sums its
+                        // partitions' weights (one that is not after all makes one run); the
+                        // rest are summed here.
+                        if unit.total_about(bits) > policy.task_cap {
+                            return (west, bits, 0, true);
+                        }
+                        let shares = Shares::new(&unit, bits);
+                        let weight = (0..1u32 << bits)
+                            .map(|value| shares.of(value))
+                            .fold(0u64, u64::saturating_add);
+                        (west, bits, weight, weight > policy.task_cap)
                     })
                     .collect()
             }
@@ -192,34 +219,62 @@ impl Plan {
         // Grouped by the first rows' sides, the whole units of a group before its
         // partitioned ones.
         let prefix = prefix_mask(self.shape, clamp_depth(self.shape.n, depth));
-        units.sort_unstable_by_key(|&(west, _, bits)| (west & prefix, bits > 0, west));
-        self.units = units.iter().map(|&(west, _, _)| west).collect();
-        self.weights.clear();
-        if policy.is_some() {
-            self.weights = units.iter().map(|&(_, weight, _)| weight).collect();
-        }
-        self.tasks.clear();
-        let mut start = 0;
-        for i in 1..=units.len() {
-            let (west, _, bits) = units[start];
-            let same = |u: &(u32, u64, u8)| u.0 & prefix == west & prefix && u.2 == 0;
-            if bits == 0 && i < units.len() && same(&units[i]) {
-                continue;
-            }
-            let runs = match (bits, policy) {
-                (0, _) | (_, None) => std::iter::once(0..1).collect(),
-                (_, Some(policy)) => policy.runs(units[start].1, bits),
+        units.sort_unstable_by_key(|&(west, bits, ..)| (west & prefix, bits > 0, west));
+        self.units = units.iter().map(|&(west, ..)| west).collect();
+        // A task per group of whole units, or per run of a partitioned unit's partitions,
+        // with its weight: each unit's tasks worked out on their own.
+        let plan = &*self;
+        let tasks_of = |start: usize| -> Vec<(JoinTask, u64)> {
+            let (west, bits, weight, split) = units[start];
+            let same = |u: &(u32, u8, u64, bool)| u.0 & prefix == west & prefix && u.1 == 0;
+            let task = |units: usize, run: std::ops::Range<u32>| JoinTask {
+                first: start as u32,
+                units: units as u32,
+                bits,
+                from: run.start as u16,
+                to: run.end as u16,
             };
-            for run in runs {
-                self.tasks.push(JoinTask {
-                    first: start as u32,
-                    units: (i - start) as u32,
-                    bits,
-                    from: run.start as u16,
-                    to: run.end as u16,
-                });
+            match (bits, policy) {
+                (1.., Some(policy)) if split => {
+                    let (unit, _) = plan.unit_and_bits(plan.table(), west, &policy);
+                    let runs = policy.runs(&unit, bits).into_iter();
+                    runs.map(|(run, weight)| (task(1, run), weight)).collect()
+                }
+                (1.., _) => vec![(task(1, 0..1 << bits), weight)],
+                // Whole units: a task for each group, made by its first unit.
+                _ if start > 0 && same(&units[start - 1]) => Vec::new(),
+                _ => {
+                    let group = units[start..].iter().take_while(|u| same(u));
+                    let (count, weight) = group.fold((0, 0u64), |(count, sum), u| {
+                        (count + 1, sum.saturating_add(u.2))
+                    });
+                    vec![(task(count, 0..1), weight)]
+                }
             }
-            start = i;
+        };
+        let (tasks, weights): (Vec<JoinTask>, Vec<u64>) = (0..units.len())
+            .into_par_iter()
+            .flat_map_iter(tasks_of)
+            .unzip();
+        self.tasks = tasks;
+        self.weights = if policy.is_some() {
+            weights
+        } else {
+            Vec::new()
+        };
+    }
+
+    /// What the weights of the unit on `west_rows` are made of, and its partition bits under
+    /// `policy`: the cuts `policy` may need worked out, all of them where it needs more.
+    fn unit_and_bits(&self, table: &Table, west: u32, policy: &Policy) -> (UnitParts, u8) {
+        let unit = self.unit_parts(table, west, Some(policy));
+        match policy.bits_for(&unit) {
+            Some(bits) => (unit, bits),
+            None => {
+                let unit = self.unit_parts(table, west, None);
+                let bits = policy.bits_for(&unit).unwrap_or(MAX_BITS);
+                (unit, bits)
+            }
         }
     }
 
@@ -361,34 +416,28 @@ impl Plan {
     /// An estimate of task `index`'s work (at least 1): the sum of its parts' weights
     /// ([`Plan::part_weight`]).
     pub fn weight(&self, index: usize) -> u64 {
-        let task = &self.tasks[index];
-        let weight = if task.bits == 0 {
-            (0..self.parts(index))
+        let weight = match self.weights.get(index) {
+            Some(&weight) => weight,
+            None => (0..self.parts(index))
                 .map(|part| self.part_weight(index, part))
-                .fold(0u64, u64::saturating_add)
-        } else {
-            let shares = Shares::new(self.unit_weight(task.first as usize), task.bits);
-            shares.sum(u32::from(task.from)..u32::from(task.to))
+                .fold(0u64, u64::saturating_add),
         };
         weight.max(1)
     }
 
-    /// An estimate of the work of part `part` of task `index` (at least 1; about a nanosecond
-    /// of one core each up to n = 25, 160 to 740 times that at n = 26 to 28, which
-    /// [`Policy::for_board`] allows for): its unit's weight (`Plan::unit_size`), or a
-    /// partition's share of it (`partition::share`).
+    /// An estimate of the work of part `part` of task `index` (at least 1): up to n = 25,
+    /// its unit's weight (`Plan::unit_size`, about a nanosecond of one core each); where a
+    /// policy partitions units (from n = 26), its partition's share of its unit's
+    /// (`Plan::unit_parts`, about a quarter of a nanosecond each, which
+    /// [`Policy::for_board`] allows for).
     pub fn part_weight(&self, index: usize, part: usize) -> u64 {
         let (unit, partition) = self.work(index, part);
-        let shares = Shares::new(self.unit_weight(unit), partition.bits);
-        shares.of(u32::from(partition.value))
-    }
-
-    /// The weight of unit `unit` (an index into `units`).
-    fn unit_weight(&self, unit: usize) -> u64 {
-        match self.weights.get(unit) {
-            Some(&weight) => weight,
-            None => self.unit_size(self.table(), self.units[unit]).1,
+        let west = self.units[unit];
+        if self.weights.is_empty() {
+            return self.unit_size(self.table(), west).1;
         }
+        let parts = self.unit_parts(self.table(), west, None);
+        Shares::new(&parts, partition.bits).of(u32::from(partition.value))
     }
 
     /// The west side of the unit on `west_rows`.

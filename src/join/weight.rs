@@ -3,9 +3,12 @@
 //! them an estimate of its time.
 
 use super::binomial::binomial;
-use super::half::Place;
+use super::half::{Cursor, Part, Place, Side};
+use super::holds::{ONE, board_rows};
+use super::index::CutPlan;
 use super::layout::jobs_of;
 use super::odds::{Odds, SideOdds};
+use super::partition::{MAX_BITS, Policy, UnitParts};
 use super::plan::{Plan, Table};
 use super::shape::{Diagonals, Shape};
 
@@ -79,6 +82,109 @@ impl Plan {
         })
     }
 
+    /// What the weights of the partitions of the unit on `west_rows` are made from, for
+    /// plans that partition units (from n = 26): its estimated half-boards (`H_W` west,
+    /// `H_E` east, [`SideOdds::halves`]) make its join `H_E sqrt(H_W)`, each cut's odds of
+    /// being held ([`super::holds`]) the factors of a partition's share of it, and the
+    /// quarter entries its sides read, [`ENTRY_WEIGHT`] each, the work every partition
+    /// does. Fitted to 259 parts drawn by weight at n = 26 to 28 and timed whole, against
+    /// their partitions' real half-boards: with the real sizes `E sqrt(W)` and the entries
+    /// left 1.8 to 3.5 times between the least and the most time per weight.
+    /// With a `policy`, only the cuts it may need ([`Policy::cuts_for`]); without, all.
+    pub(super) fn unit_parts(
+        &self,
+        table: &Table,
+        west_rows: u32,
+        policy: Option<&Policy>,
+    ) -> UnitParts {
+        let times = |a: u64, b: u64| ((u128::from(a) * u128::from(b)) >> 32) as u64;
+        let mut unit = UnitParts::default();
+        let (mut west, mut east, mut entries) = (0u64, 0u64, 0u64);
+        let mut west_held = [0u64; MAX_BITS as usize];
+        // Per cut: the east sides' half-boards times their odds of not holding it.
+        let mut east_clear = [0u64; MAX_BITS as usize];
+        self.each_side(west_rows, |place, odds, is_east| {
+            let pairs = self.side_pairs(table, place);
+            let halves = odds.halves(place, pairs);
+            let rows = board_rows(self.shape, place);
+            entries = entries.saturating_add(table.entries_on(self.shape.h, place));
+            // The west side comes first: it sets how many cuts are worked out.
+            let cuts = usize::from(unit.cuts);
+            if is_east {
+                east = east.saturating_add(halves);
+                for (cut, clear) in east_clear.iter_mut().enumerate().take(cuts) {
+                    *clear = clear.saturating_add(times(halves, ONE - odds.cuts.hold(rows, cut)));
+                }
+            } else {
+                (unit.west_pairs, west) = (pairs, halves);
+                unit.cuts = policy.map_or(MAX_BITS, |policy| policy.cuts_for(pairs));
+                for (cut, held) in west_held
+                    .iter_mut()
+                    .enumerate()
+                    .take(usize::from(unit.cuts))
+                {
+                    *held = odds.cuts.hold(rows, cut);
+                }
+            }
+        });
+        for (cut, factors) in unit
+            .factors
+            .iter_mut()
+            .enumerate()
+            .take(usize::from(unit.cuts))
+        {
+            let held = west_held[cut];
+            // The east odds averaged over the layouts, weighted by their half-boards.
+            let clear = (u128::from(east_clear[cut]) << 32) / u128::from(east.max(1));
+            let set = (u128::from(root(held)) * clear.min(u128::from(ONE))) >> 32;
+            *factors = [root(ONE - held), set as u64];
+        }
+        let join = u128::from(east) * u128::from(west.isqrt());
+        unit.join = u64::try_from(join).unwrap_or(u64::MAX);
+        unit.fixed = entries.saturating_mul(ENTRY_WEIGHT);
+        unit
+    }
+
+    /// Part `part` of task `index` measured, for fitting weights to ([`PartSizes`]).
+    #[doc(hidden)]
+    pub fn part_sizes(&self, index: usize, part: usize) -> PartSizes {
+        let (unit, partition) = self.work(index, part);
+        let west_rows = self.units[unit];
+        let cuts = CutPlan::new(self.shape);
+        let (west_part, east_part, _) = partition.parts(&cuts);
+        let bits = usize::from(partition.bits);
+        let (table, h) = (self.table(), self.shape.h);
+        let times = |a: u64, b: u64| ((u128::from(a) * u128::from(b)) >> 32) as u64;
+        let mut sizes = PartSizes::default();
+        let (mut north, mut south) = Default::default();
+        self.each_side(west_rows, |place, odds, east| {
+            let side = self.side(
+                place,
+                table.rows(&mut north, h, place.north, place.north_rows),
+                table.rows(&mut south, h, place.south, place.south_rows),
+            );
+            let estimate = odds.halves(place, self.side_pairs(table, place));
+            let rows = board_rows(self.shape, place);
+            let share = (0..bits).fold(ONE, |share, cut| {
+                let held = odds.cuts.hold(rows, cut);
+                match (east, partition.value >> cut & 1 == 1) {
+                    (false, true) => times(share, held),
+                    (false, false) | (true, true) => times(share, ONE - held),
+                    (true, false) => share,
+                }
+            });
+            let made = side_halves(&side, if east { east_part } else { west_part });
+            if east {
+                sizes.east += made;
+                sizes.east_estimate += times(estimate, share);
+            } else {
+                (sizes.west, sizes.west_estimate) = (made, times(estimate, share));
+            }
+            sizes.entries += table.entries_on(h, place);
+        });
+        sizes
+    }
+
     /// The pairs of quarter entries of a side: the exact bound from the whole table, an
     /// estimate from row totals.
     pub(super) fn side_pairs(&self, table: &Table, place: Place) -> u64 {
@@ -128,6 +234,52 @@ impl Plan {
     }
 }
 
+/// The weight of reading one quarter entry, in the units of a partition's join
+/// ([`Plan::unit_parts`]): fitted with it (the least squares of the logs of time per weight
+/// at n = 26 to 28 put it at 41; each entry is placed, checked against the placed queens and
+/// filtered by the partition's bits).
+pub(super) const ENTRY_WEIGHT: u64 = 40;
+
+/// The square root of odds in 2^-32, likewise: in floating point, which is exact to the
+/// rounding IEEE 754 fixes (every machine deals the same shards), and quick (n = 28's plan
+/// takes 24 of them for each of ten million units).
+fn root(odds: u64) -> u64 {
+    (odds as f64 * ONE as f64).sqrt() as u64
+}
+
+/// One partition's sizes, made and estimated ([`Plan::part_sizes`]).
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PartSizes {
+    /// The west partition's half-boards, made and counted.
+    pub west: u64,
+    /// The east half-boards of the unit's layouts clear of the partition's bits, likewise.
+    pub east: u64,
+    /// The west ones estimated: the side's estimated half-boards times the odds of each
+    /// partition bit held (set) or not (clear).
+    pub west_estimate: u64,
+    /// The east ones estimated: each layout's east side's estimated half-boards times the
+    /// odds of not holding each set bit, summed.
+    pub east_estimate: u64,
+    /// The quarter entries the partition's sides read (placements on their quarters' rows,
+    /// north and south, west and east).
+    pub entries: u64,
+}
+
+/// The half-boards of `side` that `part` keeps, made a piece at a time and counted.
+pub(super) fn side_halves(side: &Side, part: Part) -> u64 {
+    let (mut out, mut souths, mut cursor) = (Vec::new(), Vec::new(), Cursor::default());
+    let mut total = 0;
+    loop {
+        out.clear();
+        let done = side.fill::<true>(&mut out, &mut souths, 1 << 20, &mut cursor, part);
+        total += out.len() as u64;
+        if done {
+            return total;
+        }
+    }
+}
+
 /// A unit's pairs of quarter entries and estimated half-boards: its west side's, and its
 /// layouts' east sides' summed.
 #[derive(Default)]
@@ -140,7 +292,6 @@ struct Sides {
 mod tests {
     use super::*;
     use crate::join::half::Part;
-    use crate::join::holds::side_halves;
     use crate::join::quarter::Quarter;
     use crate::join::slice::row_totals;
 
