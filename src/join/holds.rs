@@ -11,11 +11,8 @@
 
 use super::half::Place;
 use super::index::CutPlan;
-use super::partition::MAX_BITS;
+use super::partition::{MAX_BITS, ONE};
 use super::shape::{Diagonals, Shape};
-
-/// One in fixed point: the odds below are in 2^-32.
-pub(super) const ONE: u64 = 1 << 32;
 
 /// The most different odds the rows crossing one cut can have: a row's free squares are the
 /// side's columns less at most four (two placed queens, two diagonals each).

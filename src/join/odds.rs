@@ -5,6 +5,7 @@
 
 use super::half::Place;
 use super::holds::CutOdds;
+use super::partition::ONE;
 use super::shape::{Diagonals, Shape};
 
 /// What the half-board estimate of the west side, and of each layout's east side, needs.
@@ -13,9 +14,6 @@ pub(super) struct Odds {
     /// Indexed by layout.
     pub(super) east: Vec<SideOdds>,
 }
-
-/// One in fixed point: the shares below are in 2^-32.
-const ONE: u64 = 1 << 32;
 
 /// The odds that make a side's pairs of quarter entries into half-boards, if every queen
 /// stood on a column drawn at random from the side's ([`SideOdds::halves`]).

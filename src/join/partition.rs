@@ -12,8 +12,11 @@
 //! of 2^22, one thread): 34.3 s joined in pieces, 17.7 s in 8 partitions.
 
 use super::half::Part;
-use super::holds::ONE;
 use super::index::CutPlan;
+
+/// One in the fixed point of odds and factors, which are in 2^-32 (`odds.rs`, `holds.rs`,
+/// [`UnitParts::factors`]).
+pub(super) const ONE: u64 = 1 << 32;
 
 /// The most partition bits a unit is split by: `2^12` partitions, enough to bring the
 /// largest units of n = 28 to tasks of minutes.

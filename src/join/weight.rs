@@ -4,11 +4,11 @@
 
 use super::binomial::binomial;
 use super::half::{Cursor, Part, Place, Side};
-use super::holds::{ONE, board_rows};
+use super::holds::board_rows;
 use super::index::CutPlan;
 use super::layout::jobs_of;
 use super::odds::{Odds, SideOdds};
-use super::partition::{MAX_BITS, Policy, UnitParts};
+use super::partition::{MAX_BITS, ONE, Policy, UnitParts};
 use super::plan::{Plan, Table};
 use super::shape::{Diagonals, Shape};
 
