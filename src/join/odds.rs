@@ -5,7 +5,7 @@
 
 use super::half::Place;
 use super::holds::CutOdds;
-use super::partition::ONE;
+use super::partition::{ONE, times};
 use super::shape::{Diagonals, Shape};
 
 /// What the half-board estimate of the west side, and of each layout's east side, needs.
@@ -82,7 +82,6 @@ impl SideOdds {
     /// half-boards was anywhere from 0.05 to 0.95. Integer arithmetic only.
     pub(super) fn halves(&self, place: Place, pairs: u64) -> u64 {
         let Shape { h, far, .. } = self.shape;
-        let times = |share: u64, odds: u64| ((u128::from(share) * u128::from(odds)) >> 32) as u64;
         let mut share = ONE;
         let mut north = place.north_rows;
         while north != 0 {

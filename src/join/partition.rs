@@ -18,6 +18,11 @@ use super::index::CutPlan;
 /// [`UnitParts::factors`]).
 pub(super) const ONE: u64 = 1 << 32;
 
+/// `a` times odds `b` (in 2^-32), rounded down.
+pub(super) fn times(a: u64, b: u64) -> u64 {
+    ((u128::from(a) * u128::from(b)) >> 32) as u64
+}
+
 /// The most partition bits a unit is split by: `2^12` partitions, enough to bring the
 /// largest units of n = 28 to tasks of minutes.
 pub const MAX_BITS: u8 = 12;
@@ -71,9 +76,9 @@ pub struct Policy {
 }
 
 /// The core-time a task is held to where it can, in nanoseconds: three minutes, so that with
-/// the weights' errors (a part's time per unit of weight varied 3.5 to 6 times between the
+/// the weights' errors (a part's time per unit of weight varied 2.1 to 3.4 times between the
 /// least and the most of samples of 40 to 80 drawn by weight at n = 26 to 28, the middle
-/// 90 % within 2.1 to 3.3 times) no task takes much more than ten.
+/// 90 % within 1.75 to 2.2 times) no task takes much more than ten.
 pub const TASK_NANOS: u64 = 180_000_000_000;
 
 /// Picoseconds of one core per unit of the weight at n = 26, 27 and 28 (partitions'

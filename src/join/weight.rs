@@ -8,7 +8,7 @@ use super::holds::board_rows;
 use super::index::CutPlan;
 use super::layout::jobs_of;
 use super::odds::{Odds, SideOdds};
-use super::partition::{MAX_BITS, ONE, Policy, UnitParts};
+use super::partition::{MAX_BITS, ONE, Policy, UnitParts, times};
 use super::plan::{Plan, Table};
 use super::shape::{Diagonals, Shape};
 
@@ -87,7 +87,7 @@ impl Plan {
     /// `H_E` east, [`SideOdds::halves`]) make its join `H_E sqrt(H_W)`, each cut's odds of
     /// being held ([`super::holds`]) the factors of a partition's share of it, and the
     /// quarter entries its sides read, [`ENTRY_WEIGHT`] each, the work every partition
-    /// does. Fitted to 259 parts drawn by weight at n = 26 to 28 and timed whole, against
+    /// does. Fitted to 256 parts drawn by weight at n = 26 to 28 and timed whole, against
     /// their partitions' real half-boards: with the real sizes `E sqrt(W)` and the entries
     /// left 1.8 to 3.5 times between the least and the most time per weight.
     /// With a `policy`, only the cuts it may need ([`Policy::cuts_for`]); without, all.
@@ -97,7 +97,6 @@ impl Plan {
         west_rows: u32,
         policy: Option<&Policy>,
     ) -> UnitParts {
-        let times = |a: u64, b: u64| ((u128::from(a) * u128::from(b)) >> 32) as u64;
         let mut unit = UnitParts::default();
         let (mut west, mut east, mut entries) = (0u64, 0u64, 0u64);
         let mut west_held = [0u64; MAX_BITS as usize];
@@ -154,7 +153,6 @@ impl Plan {
         let (west_part, east_part, _) = partition.parts(&cuts);
         let bits = usize::from(partition.bits);
         let (table, h) = (self.table(), self.shape.h);
-        let times = |a: u64, b: u64| ((u128::from(a) * u128::from(b)) >> 32) as u64;
         let mut sizes = PartSizes::default();
         let (mut north, mut south) = Default::default();
         self.each_side(west_rows, |place, odds, east| {
