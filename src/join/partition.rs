@@ -377,6 +377,25 @@ mod tests {
         assert_eq!(Shares::new(&unit_with(0, 0, [[0; 2]; 2]), 3).of(5), 1);
     }
 
+    /// Regression: a whole unit heavier than the cap (not split: its fixed part outweighs its
+    /// join) lost its weight from its task, as the plan's quick path for units over the cap
+    /// was taken for whole units too. Every task weighs the sum of its parts.
+    #[test]
+    fn a_whole_unit_over_the_cap_keeps_its_weight() {
+        let policy = Policy {
+            partition_pairs: u64::MAX,
+            task_cap: 1,
+        };
+        let plan = Plan::with_policy(12, 3, Some(policy));
+        let mut whole = 0;
+        for i in 0..plan.len() {
+            let parts: u64 = (0..plan.parts(i)).map(|p| plan.part_weight(i, p)).sum();
+            assert_eq!(plan.weight(i), parts.max(1), "task {i}");
+            whole += usize::from(plan.tasks[i].bits == 0);
+        }
+        assert!(whole > 0);
+    }
+
     /// A policy exists exactly for the boards whose quarter tables are built on demand, and
     /// its cap is the task time in that board's weights.
     #[test]

@@ -201,10 +201,10 @@ impl Plan {
                     .par_iter()
                     .map(|&west| {
                         let (unit, bits) = plan.unit_and_bits(table, west, &policy);
-                        // A unit over the cap is split by `runs`, which sums its
-                        // partitions' weights (one that is not after all makes one run); the
-                        // rest are summed here.
-                        if unit.total_about(bits) > policy.task_cap {
+                        // A partitioned unit over the cap is split by `runs`, which sums
+                        // its partitions' weights (one that is not after all makes one
+                        // run); the rest are summed here (whole units for their group).
+                        if bits > 0 && unit.total_about(bits) > policy.task_cap {
                             return (west, bits, 0, true);
                         }
                         let shares = Shares::new(&unit, bits);
