@@ -71,7 +71,8 @@ pub struct Policy {
     pub partition_pairs: u64,
     /// The weight a task holds at most where it can:
     /// partitions are added to a task while it stays within this, and a unit is split into
-    /// more partitions (up to [`MAX_BITS`]) while its largest one exceeds it.
+    /// more partitions (up to [`MAX_BITS`]) while its largest one exceeds it, unless reading
+    /// its quarter entries is most of that one's weight.
     pub task_cap: u64,
 }
 
