@@ -43,17 +43,15 @@ impl CutOdds {
     ) -> CutOdds {
         let Shape { n, h, far } = shape;
         let len = shape.shared();
-        let free = |r: u32, column: u32| !blocked.meets(queen_at(n, r, column));
         let mut odds = CutOdds {
             cuts: [[(0, 0); CLASSES]; MAX_BITS as usize],
             classes: [0; MAX_BITS as usize],
             placed: 0,
         };
         let cut_plan = CutPlan::new(shape);
+        // The placed queens count as part of the east half-board: it holds their diagonals.
+        let (anti, main) = (blocked.anti >> far, blocked.main >> far);
         for (i, &bit) in cut_plan.first(MAX_BITS.into()).iter().enumerate() {
-            // The placed queens count as part of the east half-board: it holds their
-            // diagonals.
-            let (anti, main) = (blocked.anti >> far, blocked.main >> far);
             let placed = if bit < len {
                 anti >> bit
             } else {
@@ -73,13 +71,11 @@ impl CutOdds {
                 let c = column - i64::from(first_column);
                 if !(0..i64::from(h)).contains(&c)
                     || columns >> c & 1 == 0
-                    || !free(r, column as u32)
+                    || blocked.meets(queen_at(n, r, column as u32))
                 {
                     continue;
                 }
-                let squares = (0..h)
-                    .filter(|&c| columns >> c & 1 == 1 && free(r, first_column + c))
-                    .count() as u64;
+                let squares = free_squares(shape, columns, first_column, blocked, r);
                 let row_odds = ONE / squares;
                 let classes = &mut odds.cuts[i];
                 // Rows of the same odds share a class; there are never more than CLASSES.
@@ -111,6 +107,22 @@ impl CutOdds {
 /// The board rows of the side at `place`: its north rows, then its south ones from `far`.
 pub(super) fn board_rows(shape: Shape, place: Place) -> u64 {
     u64::from(place.north_rows) | u64::from(place.south_rows) << shape.far
+}
+
+/// The squares of board row `row` on a side's `columns` (bit `c` its column
+/// `first_column + c`) that the queens placed before the join on `blocked` leave free: where
+/// the row's queen can stand.
+pub(super) fn free_squares(
+    shape: Shape,
+    columns: u32,
+    first_column: u32,
+    blocked: Diagonals,
+    row: u32,
+) -> u64 {
+    (0..shape.h)
+        .filter(|&c| columns >> c & 1 == 1)
+        .filter(|&c| !blocked.meets(queen_at(shape.n, row, first_column + c)))
+        .count() as u64
 }
 
 /// The diagonals of a queen on row `r`, column `c` of the n x n board.

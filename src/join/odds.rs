@@ -4,7 +4,7 @@
 //! weights ([`super::weight`]) are made from these estimates.
 
 use super::half::Place;
-use super::holds::CutOdds;
+use super::holds::{CutOdds, free_squares};
 use super::partition::{ONE, times};
 use super::shape::{Diagonals, Shape};
 
@@ -41,7 +41,7 @@ impl SideOdds {
         first_column: u32,
         blocked: Diagonals,
     ) -> SideOdds {
-        let Shape { n, h, far } = shape;
+        let Shape { n, h, .. } = shape;
         let m = u64::from(columns.count_ones()).max(1);
         let mut clear = [ONE; 32];
         if m > 1 {
@@ -54,14 +54,7 @@ impl SideOdds {
         let mut free = [ONE; 32];
         for (row, free) in free.iter_mut().enumerate().take(n as usize) {
             let row = row as u32;
-            let clear_squares = (0..h)
-                .filter(|&c| columns >> c & 1 == 1)
-                .map(|c| first_column + c)
-                .filter(|&column| {
-                    let main = row + h - 1 + far - column;
-                    blocked.anti >> (row + column) & 1 == 0 && blocked.main >> main & 1 == 0
-                })
-                .count() as u64;
+            let clear_squares = free_squares(shape, columns, first_column, blocked, row);
             *free = (clear_squares << 32) / m;
         }
         SideOdds {
