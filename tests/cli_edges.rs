@@ -278,7 +278,8 @@ fn verify_reads_finds_output_past_a_million_rows() {
                 .arg("verify")
                 .stdin(pipe)
                 .stdout(Stdio::piped()),
-        );
+        )
+        .measured();
         let mut report = String::new();
         let mut verify = verify;
         verify

@@ -120,7 +120,8 @@ fn a_split_depth_that_would_make_too_many_tasks_is_lowered_with_a_note_and_bound
         "--estimate",
         "-j",
         "1",
-    ]);
+    ])
+    .measured();
     let mut note = String::new();
     std::io::BufReader::new(run.child.stderr.take().unwrap())
         .read_line(&mut note)

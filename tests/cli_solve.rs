@@ -222,7 +222,7 @@ fn find_streams_in_bounded_memory() {
     ] {
         let mut command = std::process::Command::new(cli_support::bin());
         command.args(args).stdout(Stdio::null());
-        let (status, peak) = Watched::spawn(&mut command).wait_with_peak();
+        let (status, peak) = Watched::spawn(&mut command).measured().wait_with_peak();
         assert!(status.success(), "{args:?}: {status:?}");
         // Before: 80 MB of columns and 180 MB of text at n = 20,000,000.
         assert!(peak < 24 << 20, "{args:?}: peak {} MiB", peak >> 20);

@@ -210,7 +210,8 @@ fn a_deep_split_of_the_search_is_kept_within_max_memory() {
         "8",
         "--max-memory",
         "48M",
-    ]);
+    ])
+    .measured();
     let mut stdout = String::new();
     let mut stderr = String::new();
     std::io::Read::read_to_string(run.child.stdout.as_mut().unwrap(), &mut stdout).unwrap();

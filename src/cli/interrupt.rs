@@ -56,13 +56,13 @@ pub fn install() {
                     1 => "1 finished task is".to_string(),
                     records => format!("{records} finished tasks are"),
                 };
-                say!(
+                super::stderr::last_line(format_args!(
                     "{below}interrupted: {kept} kept in {}; run the same command again to resume",
                     journal.path().display()
-                );
+                ));
                 std::process::exit(INTERRUPTED);
             }
-            None => say!("{below}interrupted"),
+            None => super::stderr::last_line(format_args!("{below}interrupted")),
         }
         std::process::exit(INTERRUPTED);
     });

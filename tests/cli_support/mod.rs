@@ -46,6 +46,9 @@ pub struct Watched {
     /// Dropped when the process has been waited for: the watchdog then stands down.
     _cancel: mpsc::Sender<()>,
     fired: Arc<AtomicBool>,
+    /// The thread reading the process's memory ([`Watched::measured`]): its peak, once the
+    /// process has ended.
+    memory: Option<std::thread::JoinHandle<u64>>,
 }
 
 impl std::ops::Deref for Watched {
@@ -93,6 +96,7 @@ impl Watched {
             child,
             _cancel: cancel,
             fired,
+            memory: None,
         }
     }
 
@@ -126,6 +130,7 @@ impl Watched {
             child,
             _cancel,
             fired,
+            ..
         } = self;
         let output = child.wait_with_output().unwrap();
         assert!(
@@ -135,10 +140,42 @@ impl Watched {
         output
     }
 
-    /// Waits for it to end, and the most resident memory it held (the kernel's account of the
-    /// process, read as it is reaped); fails the test if the deadline killed it.
-    pub fn wait_with_peak(self) -> (ExitStatus, u64) {
+    /// Reads the process's memory from now until it ends, for [`Watched::wait_with_peak`]:
+    /// the kernel's high-water mark of the process's own memory (`VmHWM`), every millisecond
+    /// (growth in its last millisecond may be missed).
+    ///
+    /// Not the `ru_maxrss` that `wait4` gives, but where that is all there is: Linux carries
+    /// the peak of the memory a process held before `exec` into it, and a child started by
+    /// `posix_spawn` held this test process's, so a test binary that had grown to 46 MiB made
+    /// `verify` "peak" at 46 MiB (regression: `verify_reads_finds_output_past_a_million_rows`
+    /// failed once so).
+    pub fn measured(mut self) -> Watched {
+        let path = format!("/proc/{}/status", self.child.id());
+        self.memory = Some(std::thread::spawn(move || {
+            let mut peak = 0;
+            // An ended process not yet reaped (a zombie) has no memory lines: the loop ends
+            // there, before the caller reaps it and its number can be reused.
+            while let Some(bytes) = std::fs::read_to_string(&path)
+                .ok()
+                .and_then(|s| high_water(&s))
+            {
+                peak = u64::max(peak, bytes);
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            peak
+        }));
+        self
+    }
+
+    /// Waits for a [`Watched::measured`] process to end, and the most resident memory it
+    /// held: its high-water mark as last read, or, for a process that ended before it was
+    /// read at all, the kernel's account as it is reaped (`ru_maxrss`, which may also hold
+    /// this test process's memory: more, never less). Fails the test if the deadline killed
+    /// it.
+    pub fn wait_with_peak(mut self) -> (ExitStatus, u64) {
         use std::os::unix::process::ExitStatusExt;
+        let memory = self.memory.take().expect("a process started measured");
+        let read = memory.join().unwrap();
         let pid = self.child.id() as libc::pid_t;
         let mut status = 0;
         // SAFETY: a zeroed rusage is a valid value to be written over.
@@ -148,11 +185,10 @@ impl Watched {
         let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
         assert_eq!(reaped, pid, "wait4: {}", std::io::Error::last_os_error());
         self.check();
-        // Linux gives the peak in KiB.
-        (
-            ExitStatus::from_raw(status),
-            u64::try_from(usage.ru_maxrss).unwrap() << 10,
-        )
+        // Linux gives ru_maxrss in KiB.
+        let reaped_peak = u64::try_from(usage.ru_maxrss).unwrap() << 10;
+        let peak = if read > 0 { read } else { reaped_peak };
+        (ExitStatus::from_raw(status), peak)
     }
 
     fn check(&self) {
@@ -175,4 +211,13 @@ pub fn into_closed_pipe(args: &[&str]) -> (Option<i32>, String) {
     drop(reader);
     let output = output(std::process::Command::new(bin()).args(args).stdout(writer));
     (output.status.code(), text(&output.stderr))
+}
+
+/// The high-water mark of resident memory in a `/proc/PID/status` text, in bytes.
+fn high_water(status: &str) -> Option<u64> {
+    let kib = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))?;
+    let kib: u64 = kib.trim().strip_suffix("kB")?.trim().parse().ok()?;
+    Some(kib << 10)
 }
