@@ -23,6 +23,14 @@
 //! timed by its thread's processor time: its unit's pairs of quarter entries, its partition
 //! bits and the bits set, its weight and seconds.
 //!
+//! `join_partition draws N PARTS SEED DRAWS WHOLE`: parts drawn as `sample` draws them (0
+//! parts: those named on standard input, as `sizes` reads them), each
+//! timed as `--estimate` times it, from `DRAWS` random pairs of pieces, and (`WHOLE` = 1)
+//! run whole: how far one draw's time is from the part's.
+//!
+//! `join_partition estimate N SECONDS THREADS`: the engine's `--estimate`, and every part it
+//! timed in increasing time per weight: which parts make its `rate_spread`.
+//!
 //! `join_partition largest N TASKS`: the engine's `TASKS` heaviest tasks, each run whole
 //! and timed by its thread's processor time, against the time its weight is capped at
 //! ([`nqueens::join::TASK_NANOS`]): whether the weights keep tasks within minutes.
@@ -39,7 +47,7 @@ use std::time::Instant;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | largest N TASKS | sizes N"
+        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | draws N PARTS SEED DRAWS WHOLE | estimate N SECONDS THREADS | largest N TASKS | sizes N"
     );
     std::process::exit(2);
 }
@@ -56,6 +64,10 @@ fn main() {
         (Some("sample"), [n, parts, seed]) => sample(*n as u32, *parts, *seed as u64),
         (Some("largest"), [n, tasks]) => largest(*n as u32, *tasks),
         (Some("sizes"), [n]) => sizes(*n as u32),
+        (Some("estimate"), [n, seconds, threads]) => estimate(*n as u32, *seconds as u64, *threads),
+        (Some("draws"), [n, parts, seed, d, whole]) => {
+            draws(*n as u32, *parts, *seed as u64, *d, *whole == 1)
+        }
         _ => usage(),
     }
 }
@@ -235,10 +247,10 @@ fn thread_seconds() -> f64 {
     t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9
 }
 
-fn sample(n: u32, parts: usize, seed: u64) {
-    let plan = Plan::new(n, 14);
-    // Every task's weight, end to end; points drawn uniformly along the line, then the part
-    // within the task likewise.
+/// `parts` parts of the plan's tasks, drawn with chances in proportion to their weights from
+/// `seed`: points drawn uniformly along the tasks' weights end to end, then the part within
+/// the task likewise.
+fn drawn_parts(plan: &Plan, parts: usize, seed: u64) -> Vec<(usize, usize)> {
     let mut line = Vec::with_capacity(plan.len());
     let mut total = 0u128;
     for i in 0..plan.len() {
@@ -248,21 +260,30 @@ fn sample(n: u32, parts: usize, seed: u64) {
     // Spread over all 64 bits first: from a small seed, xorshift's first outputs are small
     // too, and the first part drawn was always one of the first tasks.
     let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..parts)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let point = (u128::from(x) * total) >> 64;
+            let i = line.partition_point(|&end| end <= point);
+            let mut within = point - if i == 0 { 0 } else { line[i - 1] };
+            let mut part = 0;
+            while part + 1 < plan.parts(i) && within >= u128::from(plan.part_weight(i, part)) {
+                within -= u128::from(plan.part_weight(i, part));
+                part += 1;
+            }
+            (i, part)
+        })
+        .collect()
+}
+
+fn sample(n: u32, parts: usize, seed: u64) {
+    let plan = Plan::new(n, 14);
     println!(
         "n\ttask\tpart\tbits\tones\twest_pairs\teast_pairs\twest_halves\teast_halves\tweight\tseconds"
     );
-    for _ in 0..parts {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        let point = (u128::from(x) * total) >> 64;
-        let i = line.partition_point(|&end| end <= point);
-        let mut within = point - if i == 0 { 0 } else { line[i - 1] };
-        let mut part = 0;
-        while part + 1 < plan.parts(i) && within >= u128::from(plan.part_weight(i, part)) {
-            within -= u128::from(plan.part_weight(i, part));
-            part += 1;
-        }
+    for (i, part) in drawn_parts(&plan, parts, seed) {
         let (w, e) = plan.pairs(i, part);
         let (hw, he) = plan.halves(i, part);
         let start = thread_seconds();
@@ -272,6 +293,69 @@ fn sample(n: u32, parts: usize, seed: u64) {
         let ones = plan.partition_value(i, part).count_ones();
         let weight = plan.part_weight(i, part);
         println!("{n}\t{i}\t{part}\t{bits}\t{ones}\t{w}\t{e}\t{hw}\t{he}\t{weight}\t{secs:.4}");
+    }
+}
+
+/// `draws N PARTS SEED DRAWS WHOLE`: parts drawn as `sample` draws them (`PARTS` = 0: the
+/// parts named on standard input, as `sizes` reads them), each timed the way
+/// `--estimate` times it (`Plan::time_part`) with `DRAWS` seeds, and (when `WHOLE` is 1) run
+/// whole: how far one draw's time is from the part's.
+fn draws(n: u32, parts: usize, seed: u64, draws: usize, whole: bool) {
+    let plan = Plan::new(n, 14);
+    let clock = || std::time::Duration::from_secs_f64(thread_seconds());
+    println!("n\ttask\tpart\tweight\twhole\tdraws");
+    let picked = if parts == 0 {
+        stdin_parts()
+    } else {
+        drawn_parts(&plan, parts, seed)
+    };
+    for (i, part) in picked {
+        let times: Vec<String> = (0..draws as u64)
+            .map(|d| {
+                let draw = (seed ^ d).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                format!("{:.4}", plan.time_part(i, part, draw, &clock).as_secs_f64())
+            })
+            .collect();
+        let secs = if whole {
+            let start = thread_seconds();
+            std::hint::black_box(plan.run_part(i, part));
+            thread_seconds() - start
+        } else {
+            0.0
+        };
+        let weight = plan.part_weight(i, part);
+        println!("{n}\t{i}\t{part}\t{weight}\t{secs:.4}\t{}", times.join(","));
+    }
+}
+
+/// `estimate N SECONDS THREADS`: the engine's own `--estimate` (a budget of `SECONDS`, each
+/// part timed by its thread's processor time), and every part it timed, in increasing time
+/// per weight: which parts make its `rate_spread`.
+fn estimate(n: u32, seconds: u64, threads: usize) {
+    let mut job = nqueens::Counter::new()
+        .engine(nqueens::Engine::Join)
+        .threads(threads)
+        .prepare(n)
+        .unwrap();
+    let clock = || std::time::Duration::from_secs_f64(thread_seconds());
+    let estimate = job
+        .estimate_with_clock(std::time::Duration::from_secs(seconds), &clock)
+        .unwrap();
+    let plan = Plan::new(n, 14);
+    let mut timed = estimate.timed.clone();
+    timed.sort_by(|a, b| (a.seconds / a.weight as f64).total_cmp(&(b.seconds / b.weight as f64)));
+    println!(
+        "# n = {n}: {:.4e} core-s, error {:.3}, {} parts timed, rate_spread {:.2}",
+        estimate.core_seconds, estimate.error, estimate.sampled, estimate.rate_spread
+    );
+    println!("n\ttask\tpart\tbits\tparts\tweight\tseconds\tps_per_weight");
+    for t in timed {
+        let (bits, parts) = (plan.partition_bits(t.task), plan.parts(t.task));
+        let rate = t.seconds / t.weight as f64 * 1e12;
+        println!(
+            "{n}\t{}\t{}\t{bits}\t{parts}\t{}\t{:.4}\t{rate:.1}",
+            t.task, t.part, t.weight, t.seconds
+        );
     }
 }
 
@@ -300,18 +384,27 @@ fn largest(n: u32, tasks: usize) {
     }
 }
 
-fn sizes(n: u32) {
+/// The parts named by the lines of standard input: the first two numbers of each line (the
+/// task and the part, as `sample` prints them after `n`, or as `sizes` reads them).
+fn stdin_parts() -> Vec<(usize, usize)> {
     use std::io::BufRead;
+    std::io::stdin()
+        .lock()
+        .lines()
+        .filter_map(|line| {
+            let line = line.expect("stdin");
+            let mut it = line
+                .split_whitespace()
+                .filter_map(|x| x.parse::<usize>().ok());
+            Some((it.next()?, it.next()?))
+        })
+        .collect()
+}
+
+fn sizes(n: u32) {
     let plan = Plan::new(n, 14);
     println!("task\tpart\tvalue\twest\teast\twest_est\teast_est\tentries");
-    for line in std::io::stdin().lock().lines() {
-        let line = line.expect("stdin");
-        let mut it = line
-            .split_whitespace()
-            .filter_map(|x| x.parse::<usize>().ok());
-        let (Some(i), Some(part)) = (it.next(), it.next()) else {
-            continue;
-        };
+    for (i, part) in stdin_parts() {
         let s = plan.part_sizes(i, part);
         let value = plan.partition_value(i, part);
         println!(

@@ -90,12 +90,16 @@ pub(super) struct Sampler<'c> {
     /// that picks stops after its west piece, and counts only those up to it).
     pub(super) west_pieces: usize,
     pub(super) east_pieces: usize,
-    /// Time generating the west side, all of it; building the picked piece's index;
-    /// generating the east side once; querying the picked east piece.
+    /// The half-boards of each piece, west and east, where the sampler only counts pieces
+    /// (a picking sampler leaves them empty): what the pick is drawn by.
+    pub(super) west_sizes: Vec<usize>,
+    pub(super) east_sizes: Vec<usize>,
+    /// Time generating the west side, all of it; building the picked piece's index; the
+    /// east side's join beside the first west piece (a sampler that only counts pieces) or
+    /// the picked one: generating every east piece, and querying the picked one.
     pub(super) west_generation: Duration,
     pub(super) build: Duration,
-    pub(super) east_generation: Duration,
-    pub(super) query: Duration,
+    pub(super) east_join: Duration,
 }
 
 impl<'c> Sampler<'c> {
@@ -106,10 +110,11 @@ impl<'c> Sampler<'c> {
             clock,
             west_pieces: 0,
             east_pieces: 0,
+            west_sizes: Vec::new(),
+            east_sizes: Vec::new(),
             west_generation: Duration::ZERO,
             build: Duration::ZERO,
-            east_generation: Duration::ZERO,
-            query: Duration::ZERO,
+            east_join: Duration::ZERO,
         }
     }
 
@@ -121,11 +126,9 @@ impl<'c> Sampler<'c> {
         }
     }
 
-    /// Records the east side's join: `took` in all, `query` of it the picked piece's query,
-    /// in `pieces` pieces.
-    fn joined_east(&mut self, took: Duration, query: Duration, pieces: usize) {
-        (self.east_generation, self.query) = (took.saturating_sub(query), query);
-        self.east_pieces = pieces;
+    /// Records the east side's join: `took` in all, in `pieces` pieces.
+    fn joined_east(&mut self, took: Duration, pieces: usize) {
+        (self.east_join, self.east_pieces) = (took, pieces);
     }
 
     /// Whether west piece `k` is indexed; whether the east side is generated beside it.
@@ -138,6 +141,19 @@ impl<'c> Sampler<'c> {
 
     fn queries(&self, east: usize) -> bool {
         self.pick.is_some_and(|(_, e)| e == east)
+    }
+
+    /// Records the half-boards of a piece of the west side (`west`) or the east side, made
+    /// while counting pieces.
+    fn made(&mut self, west: bool, half_boards: usize) {
+        if self.pick.is_none() {
+            let sizes = if west {
+                &mut self.west_sizes
+            } else {
+                &mut self.east_sizes
+            };
+            sizes.push(half_boards);
+        }
     }
 
     /// Whether the pieces after west piece `k` are wanted: all of them to count them, none
@@ -252,6 +268,9 @@ impl Plan {
             let west_done =
                 west.fill::<PARTED>(west_buf, west_souths, piece, &mut west_at, west_part);
             west_generation += since(clock, start);
+            if let Some(s) = sampler.as_deref_mut() {
+                s.made(true, west_buf.len());
+            }
             let (indexed, east_generated) = match &sampler {
                 None => (true, true),
                 Some(s) => s.indexes(west_piece),
@@ -275,11 +294,16 @@ impl Plan {
                     pairs: &mut *pairs,
                 };
                 let work = (west_rows, east_part);
-                let (counted, query, pieces) =
-                    self.join_east::<G, P, PARTED>(gather, table, work, east, sampler.as_deref());
+                let (counted, pieces) = self.join_east::<G, P, PARTED>(
+                    gather,
+                    table,
+                    work,
+                    east,
+                    sampler.as_deref_mut(),
+                );
                 total += counted;
                 if let Some(s) = sampler.as_deref_mut() {
-                    s.joined_east(since(clock, start), query, pieces);
+                    s.joined_east(since(clock, start), pieces);
                 }
             }
             // A sampler that has joined its pair needs no more west pieces generated.
@@ -313,9 +337,10 @@ impl Plan {
     }
 
     /// The pairs of the west piece `east.index` holds with every east half-board of the
-    /// unit's layouts that `east_part` keeps, times each layout's multiplicity; the time of
-    /// the sampler's query (zero without one) and the east pieces counted. With a sampler,
-    /// only the east piece it picks is queried. The east half-boards of consecutive layouts
+    /// unit's layouts that `east_part` keeps, times each layout's multiplicity; and the east
+    /// pieces counted. With a sampler, only the east piece it picks is queried (timed by the
+    /// caller, the east join's time less that of making the pieces: a clock read beside the
+    /// count made the hot loop inlined there a few per cent slower). The east half-boards of consecutive layouts
     /// of one multiplicity (all but the centre queen's on odd boards) are counted together,
     /// a piece at a time: a layout's alone are few, and a count has a cost per bucket and
     /// group besides its cost per half-board. Inlined, as its caller is, into each build.
@@ -326,10 +351,9 @@ impl Plan {
         table: &Table,
         (west_rows, east_part): (u32, Part),
         east: EastJoin<'_, P>,
-        sampler: Option<&Sampler>,
-    ) -> (u128, Duration, usize) {
+        mut sampler: Option<&mut Sampler>,
+    ) -> (u128, usize) {
         let (h, piece) = (self.shape.h, self.piece);
-        let clock = sampler.map(|s| s.clock);
         let EastJoin {
             jobs,
             index,
@@ -339,7 +363,7 @@ impl Plan {
             south,
             pairs,
         } = east;
-        let (mut total, mut query, mut east_piece) = (0u128, Duration::ZERO, 0);
+        let (mut total, mut east_piece) = (0u128, 0);
         halves.clear();
         for (i, &job) in jobs.iter().enumerate() {
             let side = self.side_on(self.east(west_rows, job), table, h, [north, south]);
@@ -351,16 +375,19 @@ impl Plan {
                 let done = side.fill::<PARTED>(halves, souths, piece, &mut at, east_part);
                 // A full piece, or the last layout of this multiplicity: count them.
                 if !done || last_of_its_multiplicity {
-                    match sampler {
-                        None => {
-                            total += pairs.count(gather, index, halves, job.multiplicity);
+                    // One call of the count for a plain count and a sampler's query alike:
+                    // inlined twice, the sampler's copy ran a quarter slower than the
+                    // count's, and the times it scaled up were a quarter too long.
+                    let counted = match sampler.as_deref_mut() {
+                        None => true,
+                        Some(s) if s.queries(east_piece) => true,
+                        Some(s) => {
+                            s.made(false, halves.len());
+                            false
                         }
-                        Some(s) if s.queries(east_piece) => {
-                            let start = now(clock);
-                            total += pairs.count(gather, index, halves, job.multiplicity);
-                            query = since(clock, start);
-                        }
-                        Some(_) => {}
+                    };
+                    if counted {
+                        total += pairs.count(gather, index, halves, job.multiplicity);
                     }
                     east_piece += 1;
                     halves.clear();
@@ -370,7 +397,7 @@ impl Plan {
                 }
             }
         }
-        (total, query, east_piece)
+        (total, east_piece)
     }
 
     /// The solutions of `partition` of the unit on `west_rows` ([`Plan::count_unit_with`]),
@@ -418,8 +445,13 @@ impl Plan {
 
     /// An estimate of the time part `part` of task `index` takes, in `clock`'s time: the part
     /// timed whole where it is one piece a side (or a few on the east side), else from one
-    /// pair of pieces drawn by `seed` (all pairs equally likely) and the time of generating
-    /// the pieces, scaled to all pairs. Unbiased over the draw.
+    /// pair of pieces drawn by `seed` and the time of generating the pieces. Each side's
+    /// piece is drawn with odds in proportion to its half-boards, and its time divided by
+    /// those odds (unbiased over the draw, as any odds would be): the time of a piece grows
+    /// with its half-boards, and a last piece is often a small part of a full one, so
+    /// drawing all pieces alike made a part's time 0.2 or 1.8 times its own by the luck of
+    /// the draw. (A piece of no half-boards is never drawn: the little time it takes, with
+    /// nothing to index or query, is left out.)
     pub fn time_part(
         &self,
         index: usize,
@@ -440,19 +472,61 @@ impl Plan {
             std::hint::black_box(run(None));
             return clock().saturating_sub(start);
         }
-        let west = (seed % wests as u64) as usize;
-        let east = ((seed >> 32) % easts as u64) as usize;
+        let (west, west_odds) = draw(&pieces.west_sizes, wests, seed as u32);
+        let (east, east_odds) = draw(&pieces.east_sizes, easts, (seed >> 32) as u32);
         let mut pick = Sampler::pick(clock, west, east);
         std::hint::black_box(run(Some(&mut pick)));
-        let per_west_piece = pick.build + pieces.east_generation + pick.query * easts as u32;
-        pieces.west_generation + per_west_piece * wests as u32
+        // The picked pair's query: the east join beside the picked west piece, less the
+        // time of making the east pieces, as the sampler that counted them took.
+        let query = pick.east_join.saturating_sub(pieces.east_join);
+        let scaled = |time: Duration, odds: f64| Duration::from_secs_f64(time.as_secs_f64() / odds);
+        pieces.west_generation
+            + pieces.east_join * wests as u32
+            + scaled(pick.build, west_odds)
+            + scaled(query, west_odds * east_odds)
     }
+}
+
+/// A piece of `pieces` (at least 1) drawn by `random` (uniform over 32 bits) with odds in
+/// proportion to `sizes` (its half-boards; alike where they are missing or all empty), and
+/// those odds.
+fn draw(sizes: &[usize], pieces: usize, random: u32) -> (usize, f64) {
+    let total: usize = sizes.iter().sum();
+    if sizes.len() != pieces || total == 0 {
+        let piece = (u64::from(random) * pieces as u64 >> 32) as usize;
+        return (piece, 1.0 / pieces as f64);
+    }
+    let at = (u128::from(random) * total as u128 >> 32) as usize;
+    let mut before = 0;
+    for (piece, &size) in sizes.iter().enumerate() {
+        if at < before + size {
+            return (piece, size as f64 / total as f64);
+        }
+        before += size;
+    }
+    unreachable!("`at` is below the total of the sizes")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::cell::Cell;
+
+    /// Pieces are drawn as often as their odds say, never an empty one, and alike when their
+    /// sizes are not known.
+    #[test]
+    fn pieces_are_drawn_in_proportion_to_their_half_boards() {
+        let sizes = [3, 0, 1];
+        let mut drawn = [0u32; 3];
+        for k in 0..4096u32 {
+            let (piece, odds) = draw(&sizes, 3, k << 20);
+            assert_eq!(odds, sizes[piece] as f64 / 4.0);
+            drawn[piece] += 1;
+        }
+        assert_eq!(drawn, [3072, 0, 1024]);
+        assert_eq!(draw(&[], 4, u32::MAX), (3, 0.25));
+        assert_eq!(draw(&[0, 0], 2, 0), (0, 0.5));
+    }
 
     /// The pairs of pieces a sample draws from partition the unit: joined one pair at a time,
     /// every pair once, they count what the unit counts, on odd boards (many layouts) and

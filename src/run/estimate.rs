@@ -88,13 +88,22 @@ pub struct Estimate {
     /// the timed parts over the least (1 with fewer than two timed parts). The error bar
     /// grows with it, and so does the imbalance of shards dealt by weight.
     pub rate_spread: f64,
+    /// Every part timed, round by round, each round in the order of its points along the
+    /// line: what the figures above are made of.
+    pub timed: Vec<TimedPart>,
 }
 
-/// A timed part: its weight and its seconds.
-#[derive(Clone, Copy, Debug)]
-struct Timed {
-    weight: u64,
-    seconds: f64,
+/// A part timed by [`Job::estimate`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimedPart {
+    /// Its task.
+    pub task: usize,
+    /// Which part of the task.
+    pub part: usize,
+    /// Its weight.
+    pub weight: u64,
+    /// Its time in seconds of one core (whole, or scaled from a piece of it).
+    pub seconds: f64,
 }
 
 impl Job {
@@ -137,7 +146,7 @@ impl Job {
         #[cfg(not(feature = "gpu"))]
         let (timer, workers): (&Timer, usize) = (&on_cpu, self.threads);
         let threads = workers.max(1) as f64;
-        let mut rounds: Vec<Vec<Timed>> = Vec::new();
+        let mut rounds: Vec<Vec<TimedPart>> = Vec::new();
         let mut points = FIRST_ROUND;
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
         loop {
@@ -181,6 +190,7 @@ impl Job {
             sample_seconds: started.elapsed().as_secs_f64(),
             longest_part_seconds: timed().map(|t| t.seconds).fold(0.0, f64::max),
             rate_spread: if most > least { most / least } else { 1.0 },
+            timed: rounds.into_iter().flatten().collect(),
         })
     }
 }
@@ -201,7 +211,7 @@ fn time_round(
     seed: u64,
     started: Instant,
     budget: Duration,
-) -> Result<(Vec<Timed>, bool), Error> {
+) -> Result<(Vec<TimedPart>, bool), Error> {
     let order = shuffled(picks.len(), seed);
     let failed = std::sync::Mutex::new(None);
     let times = driver::run(
@@ -236,11 +246,13 @@ fn time_round(
     for (&i, &nanos) in order.iter().zip(&times) {
         by_point[i] = nanos;
     }
-    let round: Vec<Timed> = picks
+    let round: Vec<TimedPart> = picks
         .iter()
         .zip(&by_point)
         .filter(|&(_, &nanos)| nanos != u128::MAX)
-        .map(|(&(_, _, weight), &nanos)| Timed {
+        .map(|(&(task, part, weight), &nanos)| TimedPart {
+            task,
+            part,
             weight,
             seconds: nanos as f64 * 1e-9,
         })
@@ -317,12 +329,12 @@ impl<'p> Line<'p> {
 /// The estimate of the whole (seconds) and its relative 95 % error bar from rounds of timed
 /// parts, on a line `total` long: each round's mean rate, weighted by its points, and the
 /// rounds' variances from successive differences.
-fn combine(rounds: &[Vec<Timed>], total: u128) -> (f64, f64) {
+fn combine(rounds: &[Vec<TimedPart>], total: u128) -> (f64, f64) {
     let points: usize = rounds.iter().map(Vec::len).sum();
     if points == 0 {
         return (0.0, f64::INFINITY);
     }
-    let rate = |t: &Timed| t.seconds / t.weight.max(1) as f64;
+    let rate = |t: &TimedPart| t.seconds / t.weight.max(1) as f64;
     let mean = rounds.iter().flatten().map(rate).sum::<f64>() / points as f64;
     // Var(mean) = sum over rounds of (k_r / K)^2 Var(mean_r), Var(mean_r) from successive
     // differences: sum (r_i - r_{i+1})^2 / (2 (k - 1)) / k.
@@ -415,8 +427,10 @@ mod tests {
 
     #[test]
     fn combine_gives_the_total_of_a_constant_rate_with_no_error() {
-        let round: Vec<Timed> = (1..=10)
-            .map(|w| Timed {
+        let round: Vec<TimedPart> = (1..=10)
+            .map(|w| TimedPart {
+                task: 0,
+                part: w as usize,
                 weight: w * 100,
                 seconds: w as f64 * 2.0,
             })
