@@ -493,10 +493,10 @@ impl Plan {
 fn draw(sizes: &[usize], pieces: usize, random: u32) -> (usize, f64) {
     let total: usize = sizes.iter().sum();
     if sizes.len() != pieces || total == 0 {
-        let piece = (u64::from(random) * pieces as u64 >> 32) as usize;
+        let piece = ((u64::from(random) * pieces as u64) >> 32) as usize;
         return (piece, 1.0 / pieces as f64);
     }
-    let at = (u128::from(random) * total as u128 >> 32) as usize;
+    let at = ((u128::from(random) * total as u128) >> 32) as usize;
     let mut before = 0;
     for (piece, &size) in sizes.iter().enumerate() {
         if at < before + size {
