@@ -339,11 +339,12 @@ impl Plan {
     /// The pairs of the west piece `east.index` holds with every east half-board of the
     /// unit's layouts that `east_part` keeps, times each layout's multiplicity; and the east
     /// pieces counted. With a sampler, only the east piece it picks is queried (timed by the
-    /// caller, the east join's time less that of making the pieces: a clock read beside the
-    /// count made the hot loop inlined there a few per cent slower). The east half-boards of consecutive layouts
-    /// of one multiplicity (all but the centre queen's on odd boards) are counted together,
-    /// a piece at a time: a layout's alone are few, and a count has a cost per bucket and
-    /// group besides its cost per half-board. Inlined, as its caller is, into each build.
+    /// caller: the east join's time less that of making the pieces, as a clock read beside
+    /// the count made the hot loop inlined there a few per cent slower). The east
+    /// half-boards of consecutive layouts of one multiplicity (all but the centre queen's on
+    /// odd boards) are counted together, a piece at a time: a layout's alone are few, and a
+    /// count has a cost per bucket and group besides its cost per half-board. Inlined, as
+    /// its caller is, into each build.
     #[inline(always)]
     fn join_east<G: Gather, P: Pairs, const PARTED: bool>(
         &self,
