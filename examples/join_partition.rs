@@ -35,8 +35,8 @@
 //! and timed by its thread's processor time, against the time its weight is capped at
 //! ([`nqueens::join::TASK_NANOS`]): whether the weights keep tasks within minutes.
 //!
-//! `join_partition sizes N`: for each "TASK PART" line read (the first two columns of
-//! `sample`'s lines), its partition's half-boards west and east made and counted, their
+//! `join_partition sizes N`: for each "TASK PART" line read (the second and third
+//! columns of `sample`'s lines), its partition's half-boards west and east made and counted, their
 //! estimates from the odds of holding each cut, and the quarter entries its sides read.
 //!
 //! `join_partition parts N UNITS`: the same units joined the engine's way (its partition
@@ -312,7 +312,10 @@ fn draws(n: u32, parts: usize, seed: u64, draws: usize, whole: bool) {
     for (i, part) in picked {
         let times: Vec<String> = (0..draws as u64)
             .map(|d| {
-                let draw = (seed ^ d).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                // Each draw's seed spread over 64 bits (the sampler splits it in two).
+                let mut draw = (seed ^ d).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                draw ^= draw >> 29;
+                let draw = draw.wrapping_mul(0xbf58_476d_1ce4_e5b9);
                 format!("{:.4}", plan.time_part(i, part, draw, &clock).as_secs_f64())
             })
             .collect();
@@ -384,8 +387,9 @@ fn largest(n: u32, tasks: usize) {
     }
 }
 
-/// The parts named by the lines of standard input: the first two numbers of each line (the
-/// task and the part, as `sample` prints them after `n`, or as `sizes` reads them).
+/// The parts named by the lines of standard input: the first two numbers of each line, the
+/// task and the part (`sample` and `estimate` print `n` before them: `cut -f2,3` their
+/// lines).
 fn stdin_parts() -> Vec<(usize, usize)> {
     use std::io::BufRead;
     std::io::stdin()

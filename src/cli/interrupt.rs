@@ -39,6 +39,7 @@ pub fn install() {
         for path in &watched.temporary {
             let _ = std::fs::remove_file(path);
         }
+        super::progress::stop_drawing();
         // A bar on the terminal holds the cursor at the end of its line: start below it.
         // Without one (no terminal, or no bar yet) the message is the first thing on its line.
         let below = if super::progress::bar_on_screen() {

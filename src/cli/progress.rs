@@ -44,6 +44,15 @@ pub fn bar_on_screen() -> bool {
     BAR_ON_SCREEN.load(Ordering::Relaxed)
 }
 
+/// Set once the run is being interrupted: no bar is drawn again.
+static STOPPED: AtomicBool = AtomicBool::new(false);
+
+/// Stops every bar from being drawn again: the interrupt message is the last thing on the
+/// terminal (a worker finishing a task would otherwise redraw the bar below it).
+pub fn stop_drawing() {
+    STOPPED.store(true, Ordering::SeqCst);
+}
+
 /// The progress of one count.
 pub struct TaskBar {
     bar: ProgressBar,
@@ -110,7 +119,7 @@ impl TaskBar {
         if let Some(latest) = &self.latest {
             *latest.lock().unwrap_or_else(|e| e.into_inner()) = Some(progress);
         }
-        if !self.wanted {
+        if !self.wanted || STOPPED.load(Ordering::SeqCst) {
             return;
         }
         // Position and ETA follow the estimated work, which moves evenly; the task count

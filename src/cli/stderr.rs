@@ -1,6 +1,6 @@
 //! Standard error that never stops the run: every diagnostic line (notes, warnings, errors,
-//! progress lines, the interrupt message) goes through [`say!`], which neither fails nor
-//! waits for long, whatever stderr is.
+//! plain progress lines, the interrupt message; a terminal's bar is drawn by indicatif) goes
+//! through [`say!`], which neither fails nor waits for long, whatever stderr is.
 //!
 //! Two ways stderr went wrong cost results and signals:
 //! - A write that fails (a terminal that hung up, a closed pipe, `2>/dev/full`): `eprintln!`

@@ -118,7 +118,8 @@ impl<'c> Sampler<'c> {
         }
     }
 
-    /// A sampler that joins west piece `west` with east piece `east` alone.
+    /// A sampler that joins west piece `west` with east piece `east` alone (with none, an
+    /// `east` past the last piece: the east pieces are only made).
     pub(super) fn pick(clock: &'c dyn Fn() -> Duration, west: usize, east: usize) -> Self {
         Sampler {
             pick: Some((west, east)),
@@ -131,8 +132,11 @@ impl<'c> Sampler<'c> {
         (self.east_join, self.east_pieces) = (took, pieces);
     }
 
-    /// Whether west piece `k` is indexed; whether the east side is generated beside it.
-    fn indexes(&self, k: usize) -> (bool, bool) {
+    /// Records west piece `k`: its half-boards, made in `took`. Returns whether it is
+    /// indexed, and whether the east side is generated beside it.
+    fn west_made(&mut self, k: usize, half_boards: usize, took: Duration) -> (bool, bool) {
+        self.west_generation += took;
+        self.made(true, half_boards);
         match self.pick {
             None => (false, k == 0),
             Some((west, _)) => (k == west, k == west),
@@ -260,20 +264,16 @@ impl Plan {
             buffer.reserve_exact(piece + longest_run(h));
         }
         let clock = sampler.as_ref().map(|s| s.clock);
-        let (mut west_generation, mut west_piece) = (Duration::ZERO, 0);
+        let mut west_piece = 0;
         // Without closures: they would not inherit the target features of this build.
         loop {
             west_buf.clear();
             let start = now(clock);
             let west_done =
                 west.fill::<PARTED>(west_buf, west_souths, piece, &mut west_at, west_part);
-            west_generation += since(clock, start);
-            if let Some(s) = sampler.as_deref_mut() {
-                s.made(true, west_buf.len());
-            }
-            let (indexed, east_generated) = match &sampler {
+            let (indexed, east_generated) = match sampler.as_deref_mut() {
                 None => (true, true),
-                Some(s) => s.indexes(west_piece),
+                Some(s) => s.west_made(west_piece, west_buf.len(), since(clock, start)),
             };
             if indexed {
                 let start = now(clock);
@@ -293,14 +293,9 @@ impl Plan {
                     south: east_south,
                     pairs: &mut *pairs,
                 };
-                let work = (west_rows, east_part);
-                let (counted, pieces) = self.join_east::<G, P, PARTED>(
-                    gather,
-                    table,
-                    work,
-                    east,
-                    sampler.as_deref_mut(),
-                );
+                let (work, s) = ((west_rows, east_part), sampler.as_deref_mut());
+                let (counted, pieces) =
+                    self.join_east::<G, P, PARTED>(gather, table, work, east, s);
                 total += counted;
                 if let Some(s) = sampler.as_deref_mut() {
                     s.joined_east(since(clock, start), pieces);
@@ -314,7 +309,7 @@ impl Plan {
             }
         }
         if let Some(s) = sampler {
-            (s.west_pieces, s.west_generation) = (west_piece, west_generation);
+            s.west_pieces = west_piece;
         }
         total
     }
@@ -447,12 +442,14 @@ impl Plan {
     /// An estimate of the time part `part` of task `index` takes, in `clock`'s time: the part
     /// timed whole where it is one piece a side (or a few on the east side), else from one
     /// pair of pieces drawn by `seed` and the time of generating the pieces. Each side's
-    /// piece is drawn with odds in proportion to its half-boards, and its time divided by
-    /// those odds (unbiased over the draw, as any odds would be): the time of a piece grows
-    /// with its half-boards, and a last piece is often a small part of a full one, so
-    /// drawing all pieces alike made a part's time 0.2 or 1.8 times its own by the luck of
-    /// the draw. (A piece of no half-boards is never drawn: the little time it takes, with
-    /// nothing to index or query, is left out.)
+    /// piece is drawn with odds mostly in proportion to its half-boards ([`draw`]), and its
+    /// time divided by those odds (unbiased over the draw, as any odds above zero would be):
+    /// the time of a piece grows with its half-boards, and a last piece is often a small
+    /// part of a full one, so drawing all pieces alike made a part's time 0.2 or 1.8 times
+    /// its own by the luck of the draw. The query's time is the east join beside the picked
+    /// west piece less the same join with no piece queried, run just before it: both come
+    /// right after the west piece's index is built, so that making the east pieces (which
+    /// the odds multiply up) costs the same in both.
     pub fn time_part(
         &self,
         index: usize,
@@ -473,39 +470,63 @@ impl Plan {
             std::hint::black_box(run(None));
             return clock().saturating_sub(start);
         }
-        let (west, west_odds) = draw(&pieces.west_sizes, wests, seed as u32);
-        let (east, east_odds) = draw(&pieces.east_sizes, easts, (seed >> 32) as u32);
+        let (west, west_odds) = draw(&pieces.west_sizes, wests, splitmix(seed));
+        let (east, east_odds) = draw(&pieces.east_sizes, easts, splitmix(!seed));
+        let mut made = Sampler::pick(clock, west, usize::MAX);
+        run(Some(&mut made));
         let mut pick = Sampler::pick(clock, west, east);
         std::hint::black_box(run(Some(&mut pick)));
-        // The picked pair's query: the east join beside the picked west piece, less the
-        // time of making the east pieces, as the sampler that counted them took.
-        let query = pick.east_join.saturating_sub(pieces.east_join);
-        let scaled = |time: Duration, odds: f64| Duration::from_secs_f64(time.as_secs_f64() / odds);
-        pieces.west_generation
-            + pieces.east_join * wests as u32
-            + scaled(pick.build, west_odds)
-            + scaled(query, west_odds * east_odds)
+        // Signed: a difference that comes out below zero by chance counts as it is, so that
+        // the noise of the two times averages out instead of adding up.
+        let query = pick.east_join.as_secs_f64() - made.east_join.as_secs_f64();
+        let seconds = pieces.west_generation.as_secs_f64()
+            + pieces.east_join.as_secs_f64() * wests as f64
+            + pick.build.as_secs_f64() / west_odds
+            + query / (west_odds * east_odds);
+        Duration::from_secs_f64(seconds.max(0.0))
     }
 }
 
-/// A piece of `pieces` (at least 1) drawn by `random` (uniform over 32 bits) with odds in
-/// proportion to `sizes` (its half-boards; alike where they are missing or all empty), and
-/// those odds.
-fn draw(sizes: &[usize], pieces: usize, random: u32) -> (usize, f64) {
+/// The share of a piece's odds in [`draw`] that is the same for every piece: it keeps the
+/// odds of a small or empty piece (whose time is not nothing: every east piece is still
+/// queried against an empty west one) from reaching zero, and so the time divided by them
+/// from growing without bound.
+const EVEN_SHARE: f64 = 0.125;
+
+/// A piece of `pieces` (at least 1) drawn by `random` (uniform over 64 bits), and its odds:
+/// [`EVEN_SHARE`] of them alike for every piece, the rest in proportion to `sizes` (the
+/// pieces' half-boards; alike where they are missing or all empty).
+fn draw(sizes: &[usize], pieces: usize, random: u64) -> (usize, f64) {
     let total: usize = sizes.iter().sum();
+    let alike = 1.0 / pieces as f64;
+    // 53 bits of `random`, as a number in [0, 1).
+    let u = (random >> 11) as f64 / (1u64 << 53) as f64;
     if sizes.len() != pieces || total == 0 {
-        let piece = ((u64::from(random) * pieces as u64) >> 32) as usize;
-        return (piece, 1.0 / pieces as f64);
+        return (((u * pieces as f64) as usize).min(pieces - 1), alike);
     }
-    let at = ((u128::from(random) * total as u128) >> 32) as usize;
-    let mut before = 0;
-    for (piece, &size) in sizes.iter().enumerate() {
-        if at < before + size {
-            return (piece, size as f64 / total as f64);
-        }
-        before += size;
-    }
-    unreachable!("`at` is below the total of the sizes")
+    let odds = |size: usize| EVEN_SHARE * alike + (1.0 - EVEN_SHARE) * size as f64 / total as f64;
+    let piece = if u < EVEN_SHARE {
+        ((u / EVEN_SHARE * pieces as f64) as usize).min(pieces - 1)
+    } else {
+        let at = ((u - EVEN_SHARE) / (1.0 - EVEN_SHARE) * total as f64) as usize;
+        let mut before = 0;
+        sizes
+            .iter()
+            .position(|&size| {
+                before += size;
+                at < before
+            })
+            .unwrap_or(pieces - 1)
+    };
+    (piece, odds(sizes[piece]))
+}
+
+/// The next state of a SplitMix64 sequence: two draws from one seed.
+fn splitmix(state: u64) -> u64 {
+    let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 #[cfg(test)]
@@ -513,19 +534,31 @@ mod tests {
     use super::*;
     use std::cell::Cell;
 
-    /// Pieces are drawn as often as their odds say, never an empty one, and alike when their
-    /// sizes are not known.
+    /// Pieces are drawn as often as their odds say, an empty one seldom, and alike when
+    /// their sizes are not known; the odds add up to one.
     #[test]
     fn pieces_are_drawn_in_proportion_to_their_half_boards() {
         let sizes = [3, 0, 1];
+        let draws = 1 << 16;
         let mut drawn = [0u32; 3];
-        for k in 0..4096u32 {
-            let (piece, odds) = draw(&sizes, 3, k << 20);
-            assert_eq!(odds, sizes[piece] as f64 / 4.0);
+        let mut odds = [0.0; 3];
+        for k in 0..draws {
+            let (piece, o) = draw(&sizes, 3, (k as u64) << 48);
+            odds[piece] = o;
             drawn[piece] += 1;
         }
-        assert_eq!(drawn, [3072, 0, 1024]);
-        assert_eq!(draw(&[], 4, u32::MAX), (3, 0.25));
+        assert!((odds.iter().sum::<f64>() - 1.0).abs() < 1e-12, "{odds:?}");
+        assert!(
+            odds[1] > 0.0 && odds[1] < odds[2] && odds[2] < odds[0],
+            "{odds:?}"
+        );
+        for (d, o) in drawn.iter().zip(odds) {
+            assert!(
+                (f64::from(*d) / f64::from(draws) - o).abs() < 1e-3,
+                "{drawn:?} {odds:?}"
+            );
+        }
+        assert_eq!(draw(&[], 4, u64::MAX), (3, 0.25));
         assert_eq!(draw(&[0, 0], 2, 0), (0, 0.5));
     }
 
@@ -563,6 +596,9 @@ mod tests {
                     0,
                     "n = {n}: counted while counting pieces"
                 );
+                // Every piece's size is recorded, in the numbering a pick uses.
+                assert_eq!(pieces.west_sizes.len(), pieces.west_pieces);
+                assert_eq!(pieces.east_sizes.len(), pieces.east_pieces);
                 let mut sum = 0;
                 for west in 0..pieces.west_pieces {
                     for east in 0..pieces.east_pieces {

@@ -68,6 +68,7 @@ pub const TARGET_ERROR: f64 = 0.03;
 
 /// What a count would cost on this machine, from a sample ([`Job::estimate`]).
 #[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct Estimate {
     /// The tasks of the count.
     pub tasks: usize,

@@ -149,6 +149,9 @@ impl Watched {
     /// `posix_spawn` held this test process's, so a test binary that had grown to 46 MiB made
     /// `verify` "peak" at 46 MiB (regression: `verify_reads_finds_output_past_a_million_rows`
     /// failed once so).
+    ///
+    /// A measured process is waited for by [`Watched::wait_with_peak`] alone: reaped by
+    /// another wait while the thread reads, its number could be another process's.
     pub fn measured(mut self) -> Watched {
         let path = format!("/proc/{}/status", self.child.id());
         self.memory = Some(std::thread::spawn(move || {
