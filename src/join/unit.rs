@@ -442,7 +442,7 @@ impl Plan {
     /// An estimate of the time part `part` of task `index` takes, in `clock`'s time: the part
     /// timed whole where it is one piece a side (or a few on the east side), else from one
     /// pair of pieces drawn by `seed` and the time of generating the pieces. Each side's
-    /// piece is drawn with odds mostly in proportion to its half-boards ([`draw`]), and its
+    /// piece is drawn with odds mostly in proportion to its half-boards (`draw`), and its
     /// time divided by those odds (unbiased over the draw, as any odds above zero would be):
     /// the time of a piece grows with its half-boards, and a last piece is often a small
     /// part of a full one, so drawing all pieces alike made a part's time 0.2 or 1.8 times
