@@ -53,6 +53,7 @@ mod squeeze;
 mod unit;
 mod weight;
 
+pub(crate) use unit::splitmix;
 #[cfg(feature = "gpu")]
 pub(crate) use {index::Index, index::Pairing, squeeze::Gather, unit::Pairs};
 

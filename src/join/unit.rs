@@ -521,8 +521,9 @@ fn draw(sizes: &[usize], pieces: usize, random: u64) -> (usize, f64) {
     (piece, odds(sizes[piece]))
 }
 
-/// The next state of a SplitMix64 sequence: two draws from one seed.
-fn splitmix(state: u64) -> u64 {
+/// The next state of a SplitMix64 sequence: two draws of pieces from one seed here, and
+/// every seeded draw of `--estimate` (the same on every machine).
+pub(crate) fn splitmix(state: u64) -> u64 {
     let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

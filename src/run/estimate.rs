@@ -48,6 +48,7 @@ use super::driver;
 use super::job::Job;
 use crate::engine::Plan;
 use crate::error::Error;
+use crate::join::splitmix;
 use std::time::{Duration, Instant};
 
 /// The first round's points.
@@ -386,15 +387,6 @@ fn shuffled(len: usize, seed: u64) -> Vec<usize> {
         order.swap(i, (state % (i as u64 + 1)) as usize);
     }
     order
-}
-
-/// The next state of a SplitMix64 sequence: seeds the sample's offsets, the same on every
-/// machine.
-fn splitmix(state: u64) -> u64 {
-    let mut z = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
 }
 
 #[cfg(test)]
