@@ -1,5 +1,6 @@
 //! Everything that speaks wgpu: finding adapters, opening a device, compiling the search
-//! shader, and one dispatch of items with its readback. Every failure becomes an
+//! shader, and one dispatch of items with its readback (the join's through buffers kept from
+//! one batch to the next). Every failure becomes an
 //! [`Error::Gpu`] of one line; every wait has a time limit, so a lost or stuck device is an
 //! error, never a hang.
 
@@ -78,6 +79,9 @@ pub(crate) struct Device {
     /// The search, and the join engine's pair count.
     pipeline: wgpu::ComputePipeline,
     join: wgpu::ComputePipeline,
+    /// Whether the shader reads a batch from the buffer the host wrote it to (memory
+    /// shared with the host), rather than from the device's copy of it.
+    direct: bool,
     /// The first error the device reported outside an error scope (a lost device included).
     trouble: Arc<Mutex<Option<String>>>,
 }
@@ -101,9 +105,19 @@ impl Device {
         let fail = move |what: &str, detail: &dyn std::fmt::Display| {
             Error::Gpu(format!("{what} on {name}: {}", first_line(detail)))
         };
+        // Where the device's memory is the host's (lavapipe, integrated GPUs), the shader
+        // reads the batch where the host wrote it: no second copy of it.
+        let shared = wgpu::Features::MAPPABLE_PRIMARY_BUFFERS;
+        let direct = matches!(info.device_type.as_str(), "cpu" | "integrated")
+            && adapter.features().contains(shared);
         let (device, queue) = pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
             label: Some("nqueens"),
             required_limits: adapter.limits(),
+            required_features: if direct {
+                shared
+            } else {
+                wgpu::Features::empty()
+            },
             ..Default::default()
         }))
         .map_err(|e| fail("cannot open the device", &e))?;
@@ -155,6 +169,7 @@ impl Device {
             queue,
             pipeline,
             join,
+            direct,
             trouble,
         };
         device.check()?;
@@ -199,15 +214,29 @@ impl Device {
         bytes: &[u8],
         usage: wgpu::BufferUsages,
     ) -> Result<wgpu::Buffer, Error> {
-        self.check()?;
-        let buffer = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size: bytes.len() as u64,
-            usage: usage | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
+        let buffer = self.buffer(
+            label,
+            bytes.len() as u64,
+            usage | wgpu::BufferUsages::COPY_DST,
+        )?;
         self.queue.write_buffer(&buffer, 0, bytes);
         Ok(buffer)
+    }
+
+    /// A new buffer of `size` bytes.
+    fn buffer(
+        &self,
+        label: &str,
+        size: u64,
+        usage: wgpu::BufferUsages,
+    ) -> Result<wgpu::Buffer, Error> {
+        self.check()?;
+        Ok(self.device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some(label),
+            size,
+            usage,
+            mapped_at_creation: false,
+        }))
     }
 
     /// Starts the search of `items` (at least one) on the n x n board, each invocation
@@ -228,12 +257,16 @@ impl Device {
             bytemuck::cast_slice(items),
             wgpu::BufferUsages::STORAGE,
         )?;
+        let encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
         self.dispatch(
+            encoder,
             &self.pipeline,
             params,
-            &[&input, rules],
+            &[input.as_entire_binding(), rules.as_entire_binding()],
             (groups_x, groups_y),
-            items.len(),
+            &mut Results::default(),
         )
     }
 
@@ -241,6 +274,7 @@ impl Device {
     /// `runs` of queries, the groups' `tables` and the queries' `rows` (`join.wgsl`).
     pub(crate) fn submit_join(
         &self,
+        kept: &mut JoinBuffers,
         items: &[JoinItem],
         runs: &[JoinRun],
         tables: &[u32],
@@ -249,18 +283,70 @@ impl Device {
         self.check()?;
         let count = items.len() as u32;
         let (groups_x, groups_y) = self.grid(count);
-        let storage = wgpu::BufferUsages::STORAGE;
-        let items_buffer =
-            self.upload("nqueens join items", bytemuck::cast_slice(items), storage)?;
-        let runs = self.upload("nqueens join runs", bytemuck::cast_slice(runs), storage)?;
-        let tables = self.upload("nqueens join tables", bytemuck::cast_slice(tables), storage)?;
-        let rows = self.upload("nqueens join rows", bytemuck::cast_slice(rows), storage)?;
+        // The four arrays end to end, each where a binding may start.
+        let align = u64::from(self.device.limits().min_storage_buffer_offset_alignment).max(4);
+        let sections: [&[u8]; 4] = [
+            bytemuck::cast_slice(items),
+            bytemuck::cast_slice(runs),
+            bytemuck::cast_slice(tables),
+            bytemuck::cast_slice(rows),
+        ];
+        let mut offsets = [0u64; 4];
+        let mut end = 0u64;
+        for (offset, section) in offsets.iter_mut().zip(sections) {
+            *offset = end.next_multiple_of(align);
+            end = *offset + section.len() as u64;
+        }
+        let upload = if self.direct {
+            kept.upload.get(self, "nqueens join batch", end, SHARED)?
+        } else {
+            kept.upload.get(self, "nqueens join upload", end, UPLOAD)?
+        };
+        // The upload buffer's last dispatch has been waited for: it maps at once.
+        let slice = upload.slice(..end);
+        self.map(slice, wgpu::MapMode::Write, None)?;
+        {
+            let mut view = slice.get_mapped_range_mut().map_err(|e| {
+                Error::Gpu(format!(
+                    "cannot write a batch to {}: {}",
+                    self.name(),
+                    first_line(&e)
+                ))
+            })?;
+            for (&offset, section) in offsets.iter().zip(sections) {
+                let at = offset as usize;
+                view.slice(at..at + section.len()).copy_from_slice(section);
+            }
+        }
+        upload.unmap();
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
+        let input = if self.direct {
+            upload
+        } else {
+            let input = kept.input.get(self, "nqueens join input", end, INPUT)?;
+            encoder.copy_buffer_to_buffer(&upload, 0, &input, 0, end);
+            input
+        };
+        let bindings: Vec<wgpu::BindingResource> = offsets
+            .iter()
+            .zip(sections)
+            .map(|(&offset, section)| {
+                wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                    buffer: &input,
+                    offset,
+                    size: wgpu::BufferSize::new(section.len() as u64),
+                })
+            })
+            .collect();
         self.dispatch(
+            encoder,
             &self.join,
             [count, groups_x, 0, 0],
-            &[&items_buffer, &runs, &tables, &rows],
+            &bindings,
             (groups_x, groups_y),
-            items.len(),
+            &mut kept.results,
         )
     }
 
@@ -286,121 +372,126 @@ impl Device {
         }
     }
 
-    /// Runs `pipeline` on a `grid` of workgroups with `params` as its uniform (binding 0),
-    /// `inputs` as bindings 1.., and a result of two words per item (the binding after them),
-    /// copied to a buffer to read back.
+    /// Records into `encoder` a run of `pipeline` on a `grid` of workgroups with `params` as
+    /// its uniform (binding 0), `inputs` as bindings 1.., and a result of two words per item
+    /// (the binding after them, in `results`), copied to `results`' buffer to read back;
+    /// submits it.
     fn dispatch(
         &self,
+        mut encoder: wgpu::CommandEncoder,
         pipeline: &wgpu::ComputePipeline,
         params: [u32; 4],
-        inputs: &[&wgpu::Buffer],
+        inputs: &[wgpu::BindingResource],
         (groups_x, groups_y): (u32, u32),
-        items: usize,
+        results: &mut Results,
     ) -> Result<Submitted, Error> {
         let uniform = self.upload(
             "nqueens params",
             bytemuck::cast_slice(&params),
             wgpu::BufferUsages::UNIFORM,
         )?;
+        let items = params[0] as usize;
         let size = items as u64 * 8;
-        let output = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("nqueens results"),
-            size,
-            usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-            mapped_at_creation: false,
-        });
-        let staging = self.device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("nqueens readback"),
-            size,
-            usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let mut entries = vec![entry(0, &uniform)];
+        let output = results.output.get(self, "nqueens results", size, OUTPUT)?;
+        let readback = results
+            .readback
+            .get(self, "nqueens readback", size, READBACK)?;
+        let mut entries = vec![entry(0, uniform.as_entire_binding())];
         entries.extend(
             (1..)
                 .zip(inputs)
-                .map(|(binding, buffer)| entry(binding, buffer)),
+                .map(|(binding, resource)| entry(binding, resource.clone())),
         );
-        entries.push(entry(inputs.len() as u32 + 1, &output));
+        entries.push(entry(
+            inputs.len() as u32 + 1,
+            wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+                buffer: &output,
+                offset: 0,
+                size: wgpu::BufferSize::new(size),
+            }),
+        ));
         let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("nqueens bindings"),
             layout: &pipeline.get_bind_group_layout(0),
             entries: &entries,
         });
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
             pass.set_pipeline(pipeline);
             pass.set_bind_group(0, &bind_group, &[]);
             pass.dispatch_workgroups(groups_x, groups_y, 1);
         }
-        encoder.copy_buffer_to_buffer(&output, 0, &staging, 0, size);
+        encoder.copy_buffer_to_buffer(&output, 0, &readback, 0, size);
         let index = self.queue.submit([encoder.finish()]);
         Ok(Submitted {
-            staging,
+            staging: readback,
             items,
             index,
         })
     }
 
-    /// Waits for a dispatch and returns (value, status) per item.
-    pub(crate) fn wait(&self, submitted: Submitted) -> Result<Vec<[u32; 2]>, Error> {
+    /// Maps `slice` for `mode` and waits until it is: for the submission `index` first, if
+    /// any (up to [`DISPATCH_TIMEOUT`]), else for the device to take the request.
+    fn map(
+        &self,
+        slice: wgpu::BufferSlice,
+        mode: wgpu::MapMode,
+        index: Option<&wgpu::SubmissionIndex>,
+    ) -> Result<(), Error> {
         let mapped = Arc::new(Mutex::new(None));
         let done = Arc::clone(&mapped);
-        submitted
-            .staging
-            .slice(..)
-            .map_async(wgpu::MapMode::Read, move |result| {
-                *done.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
-            });
-        let started = std::time::Instant::now();
-        let polled = self.device.poll(wgpu::PollType::Wait {
-            submission_index: Some(submitted.index.clone()),
-            timeout: Some(DISPATCH_TIMEOUT),
+        slice.map_async(mode, move |result| {
+            *done.lock().unwrap_or_else(|e| e.into_inner()) = Some(result);
         });
-        self.check()?;
-        if let Err(error) = polled {
-            return Err(Error::Gpu(format!(
-                "{} did not finish a batch: {}",
-                self.name(),
-                first_line(&error)
-            )));
+        let started = std::time::Instant::now();
+        if let Some(index) = index {
+            let polled = self.device.poll(wgpu::PollType::Wait {
+                submission_index: Some(index.clone()),
+                timeout: Some(DISPATCH_TIMEOUT),
+            });
+            self.check()?;
+            if let Err(error) = polled {
+                return Err(Error::Gpu(format!(
+                    "{} did not finish a batch: {}",
+                    self.name(),
+                    first_line(&error)
+                )));
+            }
         }
         // The mapping's callback runs on whichever thread polls the device: with several
         // host threads it may come a moment after this one's wait has returned.
+        let _ = self.device.poll(wgpu::PollType::Poll);
         while mapped.lock().unwrap_or_else(|e| e.into_inner()).is_none()
             && started.elapsed() < DISPATCH_TIMEOUT
         {
             std::thread::sleep(Duration::from_micros(100));
             let _ = self.device.poll(wgpu::PollType::Poll);
         }
+        self.check()?;
         match mapped.lock().unwrap_or_else(|e| e.into_inner()).take() {
-            Some(Ok(())) => {}
-            Some(Err(error)) => {
-                return Err(Error::Gpu(format!(
-                    "cannot read the results back from {}: {}",
-                    self.name(),
-                    first_line(&error)
-                )));
-            }
-            None => {
-                return Err(Error::Gpu(format!(
-                    "{} finished a batch but its results never arrived",
-                    self.name()
-                )));
-            }
+            Some(Ok(())) => Ok(()),
+            Some(Err(error)) => Err(Error::Gpu(format!(
+                "cannot map a buffer of {}: {}",
+                self.name(),
+                first_line(&error)
+            ))),
+            None => Err(Error::Gpu(format!(
+                "{} finished a batch but its buffer never mapped",
+                self.name()
+            ))),
         }
-        let view = submitted
-            .staging
-            .slice(..)
+    }
+
+    /// Waits for a dispatch and returns (value, status) per item.
+    pub(crate) fn wait(&self, submitted: Submitted) -> Result<Vec<[u32; 2]>, Error> {
+        let slice = submitted.staging.slice(..submitted.items as u64 * 8);
+        self.map(slice, wgpu::MapMode::Read, Some(&submitted.index))?;
+        let view = slice
             .get_mapped_range()
             .map_err(|e| Error::Gpu(format!("cannot read the results back: {}", first_line(&e))))?;
         let results: Vec<[u32; 2]> = bytemuck::cast_slice(&view).to_vec();
         drop(view);
         submitted.staging.unmap();
-        debug_assert_eq!(results.len(), submitted.items);
         Ok(results)
     }
 
@@ -421,6 +512,19 @@ impl Device {
         }
     }
 
+    /// Whether the shader reads each batch where the host wrote it.
+    #[cfg(test)]
+    pub(crate) fn reads_batches_in_place(&self) -> bool {
+        self.direct
+    }
+
+    /// Makes the device copy each batch to a buffer of its own first, as on a GPU with
+    /// memory of its own: the tests take that path on a software device too.
+    #[cfg(test)]
+    pub(crate) fn copy_batches(&mut self) {
+        self.direct = false;
+    }
+
     /// Destroys the device, as a driver crash would; for the tests of the error paths.
     #[cfg(test)]
     pub(crate) fn destroy(&self) {
@@ -428,11 +532,64 @@ impl Device {
     }
 }
 
-fn entry(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
-    wgpu::BindGroupEntry {
-        binding,
-        resource: buffer.as_entire_binding(),
+fn entry(binding: u32, resource: wgpu::BindingResource<'_>) -> wgpu::BindGroupEntry<'_> {
+    wgpu::BindGroupEntry { binding, resource }
+}
+
+/// The usages of the kept buffers: the batch as the host writes it, the device's copy the
+/// shader reads, the shader's results, and the copy of them the host reads.
+const UPLOAD: wgpu::BufferUsages =
+    wgpu::BufferUsages::MAP_WRITE.union(wgpu::BufferUsages::COPY_SRC);
+const SHARED: wgpu::BufferUsages = wgpu::BufferUsages::MAP_WRITE.union(wgpu::BufferUsages::STORAGE);
+const INPUT: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE.union(wgpu::BufferUsages::COPY_DST);
+const OUTPUT: wgpu::BufferUsages = wgpu::BufferUsages::STORAGE.union(wgpu::BufferUsages::COPY_SRC);
+const READBACK: wgpu::BufferUsages =
+    wgpu::BufferUsages::MAP_READ.union(wgpu::BufferUsages::COPY_DST);
+
+/// A buffer kept from one dispatch to the next and grown when a dispatch needs more. A
+/// fresh buffer per dispatch costs the first touch of all its pages, on the host and (on
+/// lavapipe, whose memory is the host's) again on the device: at n = 16 that was a fifth
+/// of the GPU join's processor time.
+#[derive(Default)]
+pub(crate) struct Kept(Option<wgpu::Buffer>);
+
+impl Kept {
+    /// The buffer, of at least `size` bytes; a new one, with room to spare, if the kept one
+    /// is smaller.
+    fn get(
+        &mut self,
+        device: &Device,
+        label: &str,
+        size: u64,
+        usage: wgpu::BufferUsages,
+    ) -> Result<wgpu::Buffer, Error> {
+        match &self.0 {
+            Some(buffer) if buffer.size() >= size => Ok(buffer.clone()),
+            _ => {
+                // A quarter to spare, in whole pages: batches vary a little in size.
+                let room = (size + size / 4).next_multiple_of(4096).max(4096);
+                let buffer = device.buffer(label, room, usage)?;
+                self.0 = Some(buffer.clone());
+                Ok(buffer)
+            }
+        }
     }
+}
+
+/// The buffers a dispatch's results go through.
+#[derive(Default)]
+pub(crate) struct Results {
+    output: Kept,
+    readback: Kept,
+}
+
+/// The buffers of one join dispatch, kept for the next one. A host thread keeps two, one
+/// for the dispatch in flight and one for the batch it sends next.
+#[derive(Default)]
+pub(crate) struct JoinBuffers {
+    upload: Kept,
+    input: Kept,
+    results: Results,
 }
 
 /// The first non-empty line of a message, trimmed: errors are one line.
@@ -444,5 +601,37 @@ fn first_line(message: &dyn std::fmt::Display) -> String {
     match lines.next_back() {
         Some(cause) if cause != first => format!("{first} {cause}"),
         _ => first,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kept buffer serves every dispatch that fits it, and is replaced, with room to
+    /// spare, by one that fits a larger one.
+    #[test]
+    fn a_kept_buffer_is_reused_until_a_batch_outgrows_it() {
+        let Some((info, adapter)) = adapters().into_iter().next() else {
+            assert!(
+                std::env::var_os("NQUEENS_SKIP_GPU").is_some_and(|v| v == "1"),
+                "no GPU adapter: apt-get install libvulkan1 mesa-vulkan-drivers, or set \
+                 NQUEENS_SKIP_GPU=1 to skip the GPU tests"
+            );
+            return;
+        };
+        let device = Device::open(info, &adapter, SHADERS).unwrap();
+        let mut kept = Kept::default();
+        let first = kept.get(&device, "test", 10_000, INPUT).unwrap();
+        assert!(first.size() >= 12_500, "{}", first.size());
+        assert_eq!(kept.get(&device, "test", 12_000, INPUT).unwrap(), first);
+        assert_eq!(kept.get(&device, "test", 4, INPUT).unwrap(), first);
+        let larger = kept.get(&device, "test", first.size() + 1, INPUT).unwrap();
+        assert_ne!(larger, first);
+        assert!(larger.size() > first.size() + first.size() / 8);
+        assert_eq!(
+            kept.get(&device, "test", first.size(), INPUT).unwrap(),
+            larger
+        );
     }
 }

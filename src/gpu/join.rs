@@ -7,10 +7,12 @@
 //! its layouts. A task's value is thus the CPU join's, pair for pair.
 //!
 //! Batches are double-buffered: the device counts one while the host thread fills the next,
-//! and waits for that one only. An item the device did not go through to its end (a
+//! and waits for that one only. Each of the two has device buffers of its own, kept from one
+//! batch to the next ([`JoinBuffers`]): the host writes a batch into one that maps (and
+//! that, where the device's memory is the host's, the shader reads as it is). An item the device did not go through to its end (a
 //! driver's loop cap, a lost device) makes the whole count an error, never a smaller number.
 
-use super::device::{Device, Submitted};
+use super::device::{Device, JoinBuffers, Submitted};
 use super::layout::{JoinItem, JoinRun};
 use crate::error::Error;
 use crate::join::{Gather, Index, Pairing, Pairs, Plan};
@@ -95,6 +97,9 @@ struct Feeder<'d> {
     /// The index whose tables the batch holds last: its build and its first row there.
     current: Option<(u64, u32)>,
     in_flight: Option<InFlight>,
+    /// The device buffers of the two batches in turn: the one in flight and the next.
+    kept: [JoinBuffers; 2],
+    turn: usize,
     /// The task slot being generated.
     slot: u32,
     /// Per task slot: the pairs counted so far, and the items not yet back.
@@ -271,6 +276,8 @@ impl<'d> Feeder<'d> {
             batch: Batch::default(),
             current: None,
             in_flight: None,
+            kept: Default::default(),
+            turn: 0,
             slot: 0,
             values: vec![0; slots],
             pending: vec![0; slots],
@@ -296,10 +303,16 @@ impl<'d> Feeder<'d> {
             None
         } else {
             let batch = &self.batch;
-            match self
-                .device
-                .submit_join(&batch.items, &batch.runs, &batch.tables, &batch.rows)
-            {
+            // The buffers of the batch sent the time before last: its results are in.
+            let kept = &mut self.kept[self.turn];
+            self.turn ^= 1;
+            match self.device.submit_join(
+                kept,
+                &batch.items,
+                &batch.runs,
+                &batch.tables,
+                &batch.rows,
+            ) {
                 Ok(submitted) => Some(InFlight {
                     submitted,
                     owners: batch.owners.clone(),

@@ -332,6 +332,30 @@ mod tests {
         }
     }
 
+    /// A software device reads each batch where the host wrote it; made to copy it to a
+    /// buffer of its own first, as a GPU with memory of its own does, it gives every task the
+    /// CPU's value too, over enough batches that each host thread reuses its buffers (and
+    /// grows them).
+    #[test]
+    fn batches_copied_to_the_device_s_own_buffers_give_the_cpu_values() {
+        let Some(mut gpu) = gpu() else { return };
+        if gpu.device.is_software() {
+            assert!(gpu.device.reads_batches_in_place(), "{}", gpu.device.name());
+        }
+        gpu.device.copy_batches();
+        let gpu = gpu.host_threads(2);
+        for (n, depth) in [(13, 1), (16, 2)] {
+            let plan = Plan::new(n, Engine::Join, depth).unwrap();
+            let ids: Vec<usize> = (0..plan.len()).collect();
+            let values = gpu.run(n, &plan, &ids, &mut |_, _| {}).unwrap();
+            for (id, &value) in values.iter().enumerate() {
+                assert_eq!(value, plan.run(id).unwrap(), "n {n} task {id}");
+            }
+            let total = values.iter().sum::<u128>() / plan.units_per_solution();
+            assert_eq!(Some(total), crate::known::total(n), "n {n}");
+        }
+    }
+
     /// Several host threads, each with its own batches, give every task its CPU value and
     /// report each task once.
     #[test]
