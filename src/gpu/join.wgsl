@@ -32,8 +32,9 @@ struct Item {
     // The item's runs of queries start at `runs[first_run]` and hold `count` queries.
     first_run: u32,
     count: u32,
-    // Row numbers a query reads (the index's chunks).
-    chunks: u32,
+    // Row numbers a query reads (the index's chunks; low 16 bits), and the quarters of a
+    // row its group's members reach (1 to 4; high 16 bits): the others are zero.
+    shape: u32,
 }
 
 struct Run {
@@ -63,6 +64,8 @@ fn main(
     let index = group.y * params.row_width + group.x;
     if index < params.count {
         let item = items[index];
+        let chunks = item.shape & 0xffffu;
+        let quarters = item.shape >> 16u;
         var total = 0u;
         var done = 0u;
         // Every 64th query of the item, its runs end to end: a query a pass for every
@@ -75,18 +78,23 @@ fn main(
                 before += runs[run].queries;
                 run += 1u;
             }
-            let first = runs[run].rows + (q - before) * item.chunks;
+            let first = runs[run].rows + (q - before) * chunks;
             let row = (item.table + rows[first]) * 4u;
+            // Quarters past the group's members are zero: not read. The same for the whole
+            // workgroup, so no invocation waits for another at these branches.
             var a = tables[row];
-            var b = tables[row + 1u];
-            var c = tables[row + 2u];
-            var d = tables[row + 3u];
-            for (var k = 1u; k < item.chunks; k += 1u) {
+            var b = vec4<u32>(0u);
+            var c = vec4<u32>(0u);
+            var d = vec4<u32>(0u);
+            if quarters > 1u { b = tables[row + 1u]; }
+            if quarters > 2u { c = tables[row + 2u]; }
+            if quarters > 3u { d = tables[row + 3u]; }
+            for (var k = 1u; k < chunks; k += 1u) {
                 let next = (item.table + rows[first + k]) * 4u;
                 a &= tables[next];
-                b &= tables[next + 1u];
-                c &= tables[next + 2u];
-                d &= tables[next + 3u];
+                if quarters > 1u { b &= tables[next + 1u]; }
+                if quarters > 2u { c &= tables[next + 2u]; }
+                if quarters > 3u { d &= tables[next + 3u]; }
             }
             let ones = countOneBits(a) + countOneBits(b) + countOneBits(c) + countOneBits(d);
             total += ones.x + ones.y + ones.z + ones.w;

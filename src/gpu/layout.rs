@@ -64,8 +64,9 @@ pub(crate) struct JoinItem {
     /// The item's runs start at `runs[first_run]` of the batch and hold `count` queries.
     pub(crate) first_run: u32,
     pub(crate) count: u32,
-    /// Row numbers a query reads.
-    pub(crate) chunks: u32,
+    /// Row numbers a query reads (the low 16 bits), and the quarters of each row of 512 bits
+    /// that the group's members reach, 1 to 4 (the high 16 bits): the shader reads no more.
+    pub(crate) shape: u32,
 }
 
 /// A run of queries of a join item (the shader's `Run`).

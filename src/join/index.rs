@@ -440,6 +440,22 @@ impl Index {
         self.chunking.rows()
     }
 
+    /// How many half-boards group `group` holds (512 in all groups but the last of each
+    /// bucket): the bits of its rows past them are clear.
+    #[cfg(feature = "gpu")]
+    pub(crate) fn group_members(&self, group: usize) -> usize {
+        let keys = self.keys.expect("index built");
+        // The hard bucket the group is in, its groups from `starts[bucket]` on.
+        let bucket = self
+            .starts
+            .partition_point(|&start| start as usize <= group)
+            - 1;
+        let softs = 1usize << keys.soft_count;
+        let members = self.bounds[(bucket + 1) * softs] - self.bounds[bucket * softs];
+        let before = (group - self.starts[bucket] as usize) * GROUP_MEMBERS;
+        (members as usize - before).min(GROUP_MEMBERS)
+    }
+
     /// The groups' tables, [`Index::rows_per_group`] rows a group, each row 512 bits.
     #[cfg(feature = "gpu")]
     pub(crate) fn tables(&self) -> &[Row] {
@@ -619,6 +635,42 @@ mod tests {
                 expected > 0 || indexed * queried < 100,
                 "{indexed} x {queried}"
             );
+        }
+    }
+
+    /// Every group holds what `group_members` says: the groups hold every indexed
+    /// half-board once, and every bit of a row past a group's members is clear (a device
+    /// reads no further).
+    #[cfg(feature = "gpu")]
+    #[test]
+    fn groups_hold_what_group_members_says() {
+        let plan = CutPlan::new(Shape::new(20));
+        let mut index = Index::default();
+        for indexed in [1, 300, 700, 5000, 30000] {
+            index.build(Portable, &plan, &patterns(indexed, 0x51 + indexed as u64));
+            let rows = index.rows_per_group();
+            let groups = index.tables().len() / rows;
+            let mut total = 0;
+            for g in 0..groups {
+                let members = index.group_members(g);
+                assert!(
+                    (1..=GROUP_MEMBERS).contains(&members),
+                    "{indexed}: group {g}"
+                );
+                total += members;
+                // Member m is bit m % 64 of word m / 64.
+                let allowed = |w: usize| match members.saturating_sub(w * 64) {
+                    0 => 0,
+                    held if held >= 64 => u64::MAX,
+                    held => (1u64 << held) - 1,
+                };
+                for row in &index.tables()[g * rows..][..rows] {
+                    for (w, &word) in row.iter().enumerate() {
+                        assert_eq!(word & !allowed(w), 0, "{indexed}: group {g}, {members}");
+                    }
+                }
+            }
+            assert_eq!(total, indexed, "{indexed}");
         }
     }
 
