@@ -271,14 +271,14 @@ impl Device {
     }
 
     /// Starts the pair count of `items` (at least one), one workgroup each, over their
-    /// `runs` of queries, the groups' `tables` and the queries' `rows` (`join.wgsl`).
+    /// `runs` of queries, the groups' `tables` and the queries' `rests` (`join.wgsl`).
     pub(crate) fn submit_join(
         &self,
         kept: &mut JoinBuffers,
         items: &[JoinItem],
         runs: &[JoinRun],
         tables: &[u32],
-        rows: &[u32],
+        rests: &[u32],
     ) -> Result<Submitted, Error> {
         self.check()?;
         let count = items.len() as u32;
@@ -289,7 +289,7 @@ impl Device {
             bytemuck::cast_slice(items),
             bytemuck::cast_slice(runs),
             bytemuck::cast_slice(tables),
-            bytemuck::cast_slice(rows),
+            bytemuck::cast_slice(rests),
         ];
         let mut offsets = [0u64; 4];
         let mut end = 0u64;

@@ -44,8 +44,8 @@ const MOST_WORDS: usize = (u32::MAX / 8) as usize;
 struct Batch {
     /// The groups' tables of the indexes it reads, 16 words a row.
     tables: Vec<u32>,
-    /// The queries' row numbers.
-    rows: Vec<u32>,
+    /// The queries' rests, two words each.
+    rests: Vec<u32>,
     items: Vec<JoinItem>,
     runs: Vec<JoinRun>,
     /// Per item: the task slot it counts for, how many times its pairs count, and its
@@ -67,15 +67,15 @@ impl Batch {
         self.items.is_empty()
     }
 
-    /// Whether it holds anything at all (tables and rows of pieces without pairings too).
+    /// Whether it holds anything at all (tables and rests of pieces without pairings too).
     fn holds_anything(&self) -> bool {
-        !(self.items.is_empty() && self.tables.is_empty() && self.rows.is_empty())
+        !(self.items.is_empty() && self.tables.is_empty() && self.rests.is_empty())
     }
 
     /// Empties it, keeping its buffers for the next batch.
     fn clear(&mut self) {
         self.tables.clear();
-        self.rows.clear();
+        self.rests.clear();
         self.items.clear();
         self.runs.clear();
         self.owners.clear();
@@ -92,7 +92,7 @@ struct InFlight {
 /// takes in the one before while the device counts the next.
 struct Feeder<'d> {
     device: &'d Device,
-    /// The words of tables or of rows a batch is sent at, and the most one may hold.
+    /// The words of tables or of rests a batch is sent at, and the most one may hold.
     words: usize,
     most_words: usize,
     batch: Batch,
@@ -129,23 +129,23 @@ impl Pairs for Feeder<'_> {
         if self.error.is_some() || east.is_empty() {
             return 0;
         }
-        index.prepare_queries(gather, east);
+        index.prepare_query_rests(gather, east);
         self.pairings.clear();
         index.each_pairing(&mut Collect(&mut self.pairings));
         // What the piece adds, in words: its index's tables unless the batch holds them, its
         // row numbers, and its runs (at most one per pairing and per item's worth of queries).
         let table_words = index.tables().len() * 16;
-        let row_words = index.query_rows().len();
+        let rest_words = 2 * index.query_rests().len();
         let queries = self.pairings.iter().map(|&(_, f, l)| (l - f) as usize);
         let run_words = 2 * (self.pairings.len() + queries.sum::<usize>() / ITEM_QUERIES as usize);
-        if [table_words, row_words, run_words]
+        if [table_words, rest_words, run_words]
             .iter()
             .any(|&w| w > self.most_words)
         {
             self.error = Some(Error::Gpu(format!(
                 "a piece of this board's half-boards needs {} MiB, more than a dispatch on {} \
                  holds",
-                (table_words.max(row_words).max(run_words) * 4) >> 20,
+                (table_words.max(rest_words).max(run_words) * 4) >> 20,
                 self.device.name()
             )));
             return 0;
@@ -153,7 +153,7 @@ impl Pairs for Feeder<'_> {
         let fresh = self.current.map(|(build, _)| build) != Some(index.builds());
         let batch = &self.batch;
         let over = batch.tables.len() + if fresh { table_words } else { 0 } > self.words
-            || batch.rows.len() + row_words > self.words
+            || batch.rests.len() + rest_words > self.words
             || 2 * batch.runs.len() + run_words > self.words
             || batch.items.len() + run_words / 2 > BATCH_ITEMS;
         if over && batch.holds_anything() {
@@ -173,16 +173,23 @@ impl Pairs for Feeder<'_> {
                 first
             }
         };
-        let rows = self.batch.rows.len() as u32;
-        self.batch.rows.extend_from_slice(index.query_rows());
+        let rests = self.batch.rests.len() as u32;
+        // Each rest as two words, the low one first.
+        let words = index.query_rests().iter();
+        self.batch
+            .rests
+            .extend(words.flat_map(|&rest| [rest as u32, (rest >> 32) as u32]));
         // One item per group (or more, past its limits), with every run that pairs with it.
         self.pairings.sort_by_key(|&(group, _, _)| group);
         let before = self.batch.items.len();
         let piece = Piece {
             table,
             per_group: index.rows_per_group() as u32,
-            rows,
-            chunks: index.chunks() as u32,
+            rests,
+            rest: {
+                let (width, chunks) = index.rest_width();
+                chunks as u32 | width << 8
+            },
             slot: self.slot,
             multiplicity,
         };
@@ -209,9 +216,10 @@ struct Piece {
     /// The index's first row in the batch's tables, and its rows per group.
     table: u32,
     per_group: u32,
-    /// The piece's first row number in the batch's rows, and row numbers per query.
-    rows: u32,
-    chunks: u32,
+    /// The piece's first query's rest in the batch's rests (two words a query), and how
+    /// they are cut ([`JoinItem::shape`]'s low 16 bits).
+    rests: u32,
+    rest: u32,
     slot: u32,
     multiplicity: u32,
 }
@@ -243,11 +251,11 @@ impl Piece {
                 table: self.table + group * self.per_group,
                 first_run: batch.runs.len() as u32,
                 count: 0,
-                shape: self.chunks | (members.div_ceil(128) as u32) << 16,
+                shape: self.rest | (members.div_ceil(128) as u32) << 16,
             });
             item.count += queries;
             batch.runs.push(JoinRun {
-                rows: self.rows + start * self.chunks,
+                rests: self.rests + start * 2,
                 queries,
             });
         }
@@ -315,7 +323,7 @@ impl<'d> Feeder<'d> {
                 &batch.items,
                 &batch.runs,
                 &batch.tables,
-                &batch.rows,
+                &batch.rests,
             ) {
                 Ok(submitted) => Some(InFlight {
                     submitted,

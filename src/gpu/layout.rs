@@ -64,8 +64,10 @@ pub(crate) struct JoinItem {
     /// The item's runs start at `runs[first_run]` of the batch and hold `count` queries.
     pub(crate) first_run: u32,
     pub(crate) count: u32,
-    /// Row numbers a query reads (the low 16 bits), and the quarters of each row of 512 bits
-    /// that the group's members reach, 1 to 4 (the high 16 bits): the shader reads no more.
+    /// How a query's rest is cut into chunks, a row number each: the chunks (bits 0 to 7)
+    /// and the rest's bits (8 to 15; [`crate::join::Index::query_rests`]); and the quarters
+    /// of each row of 512 bits that the group's members reach, 1 to 4 (bits 16 and up): the
+    /// shader reads no more.
     pub(crate) shape: u32,
 }
 
@@ -73,8 +75,8 @@ pub(crate) struct JoinItem {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
 pub(crate) struct JoinRun {
-    /// The first query's first row number in the batch's rows.
-    pub(crate) rows: u32,
+    /// The first query's rest in the batch's rests (two words a query, the low one first).
+    pub(crate) rests: u32,
     /// How many queries.
     pub(crate) queries: u32,
 }

@@ -342,9 +342,18 @@ impl Index {
     }
 
     /// Files `patterns` as queries by bucket and works out the row numbers each reads,
-    /// `chunks` to a query ([`Index::query_rows`]): what a count, here or on a device, reads.
+    /// `chunks` to a query: what a count reads.
     #[inline(always)]
     pub(crate) fn prepare_queries<G: Gather>(&mut self, gather: G, patterns: &[u64]) {
+        self.prepare_query_rests(gather, patterns);
+        with_chunks!(self.chunking.count(), self.query_rows_with())
+    }
+
+    /// Files `patterns` as queries by bucket, their rests in the order of the runs
+    /// [`Index::each_pairing`] names ([`Index::query_rests`]); a device works out the row
+    /// numbers from them.
+    #[inline(always)]
+    pub(crate) fn prepare_query_rests<G: Gather>(&mut self, gather: G, patterns: &[u64]) {
         let keys = self.keys.expect("index built");
         Self::bucket(
             gather,
@@ -353,7 +362,6 @@ impl Index {
             &mut self.queries,
             &mut self.query_bounds,
         );
-        with_chunks!(self.chunking.count(), self.query_rows_with())
     }
 
     /// The row numbers of the queries, `CHUNKS` to a query.
@@ -369,7 +377,7 @@ impl Index {
     }
 
     /// Calls `pairing.pair(group, first, last)` for every group and run of prepared queries
-    /// `first..last` (in the order of [`Index::query_rows`]) whose pairs can share no
+    /// `first..last` (in the order of [`Index::query_rests`]) whose pairs can share no
     /// diagonal: the groups of each indexed bucket with a member clear of the queries' soft
     /// cuts, against the query buckets clear of its hard cuts.
     #[inline(always)]
@@ -421,17 +429,20 @@ impl Index {
         }
     }
 
-    /// The prepared queries' row numbers, [`Index::chunks`] to a query: query `q` ANDs rows
-    /// `rows[q * chunks..][..chunks]` of a group's table.
+    /// The prepared queries' rests: the row query `q` reads of chunk `c` (the chunks of
+    /// [`Index::rest_width`] bits, cut as evenly as they go, the first ones a bit wider,
+    /// lowest bits first) is the chunk's first row plus the value of its bits in `rests[q]`;
+    /// each chunk's first row follows the rows of the chunks before it, one per value.
     #[cfg(feature = "gpu")]
-    pub(crate) fn query_rows(&self) -> &[u32] {
-        &self.rows
+    pub(crate) fn query_rests(&self) -> &[u64] {
+        &self.queries
     }
 
-    /// How many rows a query reads of each group's table.
+    /// The bits of a rest, and how many chunks they are cut into.
     #[cfg(feature = "gpu")]
-    pub(crate) fn chunks(&self) -> usize {
-        self.chunking.count()
+    pub(crate) fn rest_width(&self) -> (u32, usize) {
+        let widths = &self.chunking.widths[..self.chunking.count];
+        (widths.iter().sum(), self.chunking.count)
     }
 
     /// The rows of each group's table.
