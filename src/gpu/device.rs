@@ -604,6 +604,21 @@ fn first_line(message: &dyn std::fmt::Display) -> String {
     }
 }
 
+/// The first adapter's device, for tests; `None` where there is none and `NQUEENS_SKIP_GPU=1`
+/// asks to skip the GPU tests (else none is a failure that says what to install).
+#[cfg(test)]
+pub(crate) fn test_device() -> Option<Device> {
+    let Some((info, adapter)) = adapters().into_iter().next() else {
+        assert!(
+            std::env::var_os("NQUEENS_SKIP_GPU").is_some_and(|v| v == "1"),
+            "no GPU adapter: apt-get install libvulkan1 mesa-vulkan-drivers, or set \
+             NQUEENS_SKIP_GPU=1 to skip the GPU tests"
+        );
+        return None;
+    };
+    Some(Device::open(info, &adapter, SHADERS).unwrap())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -612,15 +627,7 @@ mod tests {
     /// spare, by one that fits a larger one.
     #[test]
     fn a_kept_buffer_is_reused_until_a_batch_outgrows_it() {
-        let Some((info, adapter)) = adapters().into_iter().next() else {
-            assert!(
-                std::env::var_os("NQUEENS_SKIP_GPU").is_some_and(|v| v == "1"),
-                "no GPU adapter: apt-get install libvulkan1 mesa-vulkan-drivers, or set \
-                 NQUEENS_SKIP_GPU=1 to skip the GPU tests"
-            );
-            return;
-        };
-        let device = Device::open(info, &adapter, SHADERS).unwrap();
+        let Some(device) = test_device() else { return };
         let mut kept = Kept::default();
         let first = kept.get(&device, "test", 10_000, INPUT).unwrap();
         assert!(first.size() >= 12_500, "{}", first.size());

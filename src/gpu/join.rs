@@ -526,3 +526,45 @@ fn report(
         !back
     });
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Random patterns as wide as n = 20's, some 30 % of the bits set.
+    fn patterns(count: usize, mut x: u64) -> Vec<u64> {
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        (0..count)
+            .map(|_| next() & next() & (next() | next()) & ((1 << 38) - 1))
+            .collect()
+    }
+
+    /// Rests of up to 38 bits (few half-boards to index, so few cuts): the shader's chunks
+    /// in the low word, across the two and in the high word give the pairs the CPU counts.
+    #[test]
+    fn wide_rests_give_the_cpu_s_pairs() {
+        let Some(device) = super::super::device::test_device() else {
+            return;
+        };
+        let mut widths = Vec::new();
+        for (west, east) in [(1, 50), (40, 700), (300, 900), (700, 300), (5000, 2000)] {
+            let mut feeder = Feeder::new(&device, 1, None);
+            let (expected, width) = crate::join::pairs_of_patterns(
+                20,
+                &patterns(west, 0x9e37_79b9_7f4a_7c15 + west as u64),
+                &patterns(east, 0x2545_f491_4f6c_dd1d + east as u64),
+                &mut feeder,
+            );
+            feeder.finish().unwrap();
+            assert_eq!(feeder.values[0], u128::from(expected), "{west} x {east}");
+            assert!(expected > 0, "{west} x {east}");
+            widths.push(width);
+        }
+        assert!(widths.iter().any(|&w| w >= 38), "{widths:?}");
+    }
+}

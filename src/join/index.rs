@@ -481,6 +481,23 @@ impl Index {
     }
 }
 
+/// For the device's tests: indexes `west` (patterns of board `n`'s width) and sends its pairs
+/// with `east` to `pairs`; returns what the index counts here, and the width of its rests.
+#[cfg(all(test, feature = "gpu"))]
+pub(crate) fn pairs_of_patterns(
+    n: u32,
+    west: &[u64],
+    east: &[u64],
+    pairs: &mut impl super::Pairs,
+) -> (u64, u32) {
+    let gather = super::squeeze::Portable;
+    let mut index = Index::default();
+    index.build(gather, &CutPlan::new(Shape::new(n)), west);
+    let width = index.rest_width().0;
+    pairs.count(gather, &mut index, east, 1);
+    (index.count(gather, east), width)
+}
+
 /// What [`Index::each_pairing`] does with each group and the run of queries that can pair
 /// with its members. A trait, not a closure: a closure would not inherit the target features
 /// of the build that inlines the pair loop (the hot loop ran 1.5 times slower in one).

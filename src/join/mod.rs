@@ -53,6 +53,8 @@ mod squeeze;
 mod unit;
 mod weight;
 
+#[cfg(all(test, feature = "gpu"))]
+pub(crate) use index::pairs_of_patterns;
 pub(crate) use unit::splitmix;
 #[cfg(feature = "gpu")]
 pub(crate) use {index::Index, index::Pairing, squeeze::Gather, unit::Pairs};
