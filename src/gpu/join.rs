@@ -133,7 +133,7 @@ impl Pairs for Feeder<'_> {
         self.pairings.clear();
         index.each_pairing(&mut Collect(&mut self.pairings));
         // What the piece adds, in words: its index's tables unless the batch holds them, its
-        // row numbers, and its runs (at most one per pairing and per item's worth of queries).
+        // rests, and its runs (at most one per pairing and per item's worth of queries).
         let table_words = index.tables().len() * 16;
         let rest_words = 2 * index.query_rests().len();
         let queries = self.pairings.iter().map(|&(_, f, l)| (l - f) as usize);
@@ -173,31 +173,7 @@ impl Pairs for Feeder<'_> {
                 first
             }
         };
-        let rests = self.batch.rests.len() as u32;
-        // Each rest as two words, the low one first.
-        let words = index.query_rests().iter();
-        self.batch
-            .rests
-            .extend(words.flat_map(|&rest| [rest as u32, (rest >> 32) as u32]));
-        // One item per group (or more, past its limits), with every run that pairs with it.
-        self.pairings.sort_by_key(|&(group, _, _)| group);
-        let before = self.batch.items.len();
-        let piece = Piece {
-            table,
-            per_group: index.rows_per_group() as u32,
-            rests,
-            rest: {
-                let (width, chunks) = index.rest_width();
-                chunks as u32 | width << 8
-            },
-            slot: self.slot,
-            multiplicity,
-        };
-        for same in self.pairings.chunk_by(|a, b| a.0 == b.0) {
-            let members = index.group_members(same[0].0 as usize);
-            piece.emit(&mut self.batch, same, members);
-        }
-        self.pending[self.slot as usize] += self.batch.items.len() - before;
+        self.add(index, table, multiplicity);
         0
     }
 }
@@ -297,6 +273,36 @@ impl<'d> Feeder<'d> {
             pairings: Vec::new(),
             cancel,
         }
+    }
+
+    /// Adds an east piece's rests and items to the batch, which holds its index's tables
+    /// from row `table` on.
+    fn add(&mut self, index: &Index, table: u32, multiplicity: u32) {
+        let rests = self.batch.rests.len() as u32;
+        // Each rest as two words, the low one first.
+        let words = index.query_rests().iter();
+        self.batch
+            .rests
+            .extend(words.flat_map(|&rest| [rest as u32, (rest >> 32) as u32]));
+        // One item per group (or more, past its limits), with every run that pairs with it.
+        self.pairings.sort_by_key(|&(group, _, _)| group);
+        let before = self.batch.items.len();
+        let piece = Piece {
+            table,
+            per_group: index.rows_per_group() as u32,
+            rests,
+            rest: {
+                let (width, chunks) = index.rest_width();
+                chunks as u32 | width << 8
+            },
+            slot: self.slot,
+            multiplicity,
+        };
+        for same in self.pairings.chunk_by(|a, b| a.0 == b.0) {
+            let members = index.group_members(same[0].0 as usize);
+            piece.emit(&mut self.batch, same, members);
+        }
+        self.pending[self.slot as usize] += self.batch.items.len() - before;
     }
 
     /// Sends what is left and takes in every dispatch; the first error, if any.

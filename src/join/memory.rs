@@ -2,7 +2,7 @@
 //! (`--max-memory`): the quarter table (or each thread's tables built on demand) plus one
 //! piece of half-boards of each side per thread.
 
-use super::index::Chunking;
+use super::chunking::Chunking;
 use super::quarter::whole_bytes;
 use super::shape::Shape;
 use super::slice::{MOST_ON_KEY, ON_DEMAND_FROM, Slice};

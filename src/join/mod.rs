@@ -37,6 +37,7 @@
 //!   of each side and joins them piece by piece ([`Plan::with_piece`], [`piece_for`]).
 
 mod binomial;
+mod chunking;
 mod half;
 mod holds;
 mod index;
