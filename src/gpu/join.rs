@@ -1,16 +1,17 @@
 //! The join engine on a GPU: the host makes each task's half-boards and indexes exactly as
 //! the CPU join does ([`crate::join::Plan::run_part_with`]); instead of counting an east
 //! piece against the west piece's index, it copies the index's tables (once per west piece)
-//! and the queries' row numbers into a batch, with one work item per group and run of
+//! and the queries' rests into a batch, with one work item per group and run of
 //! queries that can pair ([`Index::each_pairing`]); the device counts the items
 //! (`join.wgsl`), and the host adds each item's pairs to its task, times the multiplicity of
 //! its layouts. A task's value is thus the CPU join's, pair for pair.
 //!
 //! Batches are double-buffered: the device counts one while the host thread fills the next,
 //! and waits for that one only. Each of the two has device buffers of its own, kept from one
-//! batch to the next ([`JoinBuffers`]): the host writes a batch into one that maps (and
-//! that, where the device's memory is the host's, the shader reads as it is). An item the device did not go through to its end (a
-//! driver's loop cap, a lost device) makes the whole count an error, never a smaller number.
+//! batch to the next ([`JoinBuffers`]): the host writes a batch into one that maps, which
+//! the shader reads as it is where the device's memory is the host's. An item the device
+//! did not go through to its end (a driver's loop cap, a lost device) makes the whole count
+//! an error, never a smaller number.
 
 use super::device::{Device, JoinBuffers, Submitted};
 use super::layout::{JoinItem, JoinRun};
@@ -28,7 +29,7 @@ const ITEM_RUNS: u32 = 256;
 /// The most items in one batch (16 bytes each, 8 bytes of result).
 const BATCH_ITEMS: usize = 1 << 20;
 
-/// The bytes of tables, of row numbers, and of runs a batch is sent at: several units at
+/// The bytes of tables, of rests, and of runs a batch is sent at: several units at
 /// n = 16 to 20. One piece's may be more, up to the device's limit on one binding. A host
 /// thread holds its batch and the device buffers of two
 /// ([`crate::join::DEVICE_BATCH_BYTES`] in all, which a memory limit counts). Smaller batches
@@ -537,19 +538,6 @@ fn report(
 mod tests {
     use super::*;
 
-    /// Random patterns as wide as n = 20's, some 30 % of the bits set.
-    fn patterns(count: usize, mut x: u64) -> Vec<u64> {
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        (0..count)
-            .map(|_| next() & next() & (next() | next()) & ((1 << 38) - 1))
-            .collect()
-    }
-
     /// Rests of up to 38 bits (few half-boards to index, so few cuts): the shader's chunks
     /// in the low word, across the two and in the high word give the pairs the CPU counts.
     #[test]
@@ -560,12 +548,7 @@ mod tests {
         let mut widths = Vec::new();
         for (west, east) in [(1, 50), (40, 700), (300, 900), (700, 300), (5000, 2000)] {
             let mut feeder = Feeder::new(&device, 1, None);
-            let (expected, width) = crate::join::pairs_of_patterns(
-                20,
-                &patterns(west, 0x9e37_79b9_7f4a_7c15 + west as u64),
-                &patterns(east, 0x2545_f491_4f6c_dd1d + east as u64),
-                &mut feeder,
-            );
+            let (expected, width) = crate::join::pairs_of_patterns(west, east, &mut feeder);
             feeder.finish().unwrap();
             assert_eq!(feeder.values[0], u128::from(expected), "{west} x {east}");
             assert!(expected > 0, "{west} x {east}");

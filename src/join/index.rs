@@ -422,21 +422,40 @@ impl Index {
     }
 }
 
-/// For the device's tests: indexes `west` (patterns of board `n`'s width) and sends its pairs
-/// with `east` to `pairs`; returns what the index counts here, and the width of its rests.
+/// Random patterns of n = 20's width, some 30 % of the bits set: the index's tests' and a
+/// device's.
+#[cfg(test)]
+pub(crate) fn test_patterns(count: usize, seed: u64) -> Vec<u64> {
+    let mut x = seed;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    (0..count)
+        .map(|_| next() & next() & (next() | next()) & ((1 << 38) - 1))
+        .collect()
+}
+
+/// For the device's tests: indexes `west` [`test_patterns`] and sends its pairs with `east`
+/// others to `pairs`; returns what the index counts here, and the width of its rests.
 #[cfg(all(test, feature = "gpu"))]
 pub(crate) fn pairs_of_patterns(
-    n: u32,
-    west: &[u64],
-    east: &[u64],
+    west: usize,
+    east: usize,
     pairs: &mut impl super::Pairs,
 ) -> (u64, u32) {
     let gather = super::squeeze::Portable;
+    let (west, east) = (
+        test_patterns(west, 0x9e37_79b9_7f4a_7c15 + west as u64),
+        test_patterns(east, 0x2545_f491_4f6c_dd1d + east as u64),
+    );
     let mut index = Index::default();
-    index.build(gather, &CutPlan::new(Shape::new(n)), west);
+    index.build(gather, &CutPlan::new(Shape::new(20)), &west);
     let width = index.rest_width().0;
-    pairs.count(gather, &mut index, east, 1);
-    (index.count(gather, east), width)
+    pairs.count(gather, &mut index, &east, 1);
+    (index.count(gather, &east), width)
 }
 
 /// What [`Index::each_pairing`] does with each group and the run of queries that can pair
@@ -547,20 +566,6 @@ mod tests {
     use crate::join::squeeze::Portable;
     use crate::join::{MAX_N, MIN_N};
 
-    /// Random patterns of n = 20's width, some 30 % of the bits set.
-    fn patterns(count: usize, seed: u64) -> Vec<u64> {
-        let mut x = seed;
-        let mut next = move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        (0..count)
-            .map(|_| next() & next() & (next() | next()) & ((1 << 38) - 1))
-            .collect()
-    }
-
     /// The index (hard and soft cuts, groups, chunk rows, the hot loop) counts what a plain
     /// loop over every pair counts, from one bucket to thousands of half-boards a side.
     #[test]
@@ -575,8 +580,8 @@ mod tests {
             (5000, 3000),
             (30000, 500),
         ] {
-            let w = patterns(indexed, 0x9e37_79b9_7f4a_7c15 + indexed as u64);
-            let e = patterns(queried, 0x2545_f491_4f6c_dd1d + queried as u64);
+            let w = test_patterns(indexed, 0x9e37_79b9_7f4a_7c15 + indexed as u64);
+            let e = test_patterns(queried, 0x2545_f491_4f6c_dd1d + queried as u64);
             let expected = w
                 .iter()
                 .map(|a| e.iter().filter(|&&b| a & b == 0).count() as u64)
@@ -599,7 +604,11 @@ mod tests {
         let plan = CutPlan::new(Shape::new(20));
         let mut index = Index::default();
         for indexed in [1, 300, 700, 5000, 30000] {
-            index.build(Portable, &plan, &patterns(indexed, 0x51 + indexed as u64));
+            index.build(
+                Portable,
+                &plan,
+                &test_patterns(indexed, 0x51 + indexed as u64),
+            );
             let rows = index.rows_per_group();
             let groups = index.tables().len() / rows;
             let mut total = 0;
