@@ -297,11 +297,8 @@ impl Device {
             *offset = end.next_multiple_of(align);
             end = *offset + section.len() as u64;
         }
-        let upload = if self.direct {
-            kept.upload.get(self, "nqueens join batch", end, SHARED)?
-        } else {
-            kept.upload.get(self, "nqueens join upload", end, UPLOAD)?
-        };
+        let usage = if self.direct { SHARED } else { UPLOAD };
+        let upload = kept.upload.get(self, "nqueens join upload", end, usage)?;
         // The upload buffer's last dispatch has been waited for: it maps at once.
         let slice = upload.slice(..end);
         self.map(slice, wgpu::MapMode::Write, None)?;
@@ -604,18 +601,29 @@ fn first_line(message: &dyn std::fmt::Display) -> String {
     }
 }
 
-/// The first adapter's device, for tests; `None` where there is none and `NQUEENS_SKIP_GPU=1`
-/// asks to skip the GPU tests (else none is a failure that says what to install).
+/// Whether the machine has an adapter, for tests; without one, a failure that says what to
+/// install, or `false` where `NQUEENS_SKIP_GPU=1` asks to skip (as `tests/gpu.rs`).
+#[cfg(test)]
+pub(crate) fn has_adapter() -> bool {
+    if !adapters().is_empty() {
+        return true;
+    }
+    let message = "no GPU adapter: apt-get install libvulkan1 mesa-vulkan-drivers, or set \
+                   NQUEENS_SKIP_GPU=1 to skip the GPU tests";
+    if std::env::var_os("NQUEENS_SKIP_GPU").is_some_and(|v| v == "1") {
+        println!("SKIPPED: {message}");
+        return false;
+    }
+    panic!("{message}");
+}
+
+/// The first adapter's device, for tests; `None` where [`has_adapter`] says to skip.
 #[cfg(test)]
 pub(crate) fn test_device() -> Option<Device> {
-    let Some((info, adapter)) = adapters().into_iter().next() else {
-        assert!(
-            std::env::var_os("NQUEENS_SKIP_GPU").is_some_and(|v| v == "1"),
-            "no GPU adapter: apt-get install libvulkan1 mesa-vulkan-drivers, or set \
-             NQUEENS_SKIP_GPU=1 to skip the GPU tests"
-        );
+    if !has_adapter() {
         return None;
-    };
+    }
+    let (info, adapter) = adapters().into_iter().next()?;
     Some(Device::open(info, &adapter, SHADERS).unwrap())
 }
 

@@ -193,10 +193,10 @@ struct Piece {
     /// The index's first row in the batch's tables, and its rows per group.
     table: u32,
     per_group: u32,
-    /// The piece's first query's rest in the batch's rests (two words a query), and how
-    /// they are cut ([`JoinItem::shape`]'s low 16 bits).
+    /// The piece's first query's rest in the batch's rests (two words a query), and the
+    /// rests' bits and chunks ([`Index::rest_width`]).
     rests: u32,
-    rest: u32,
+    rest_width: (u32, usize),
     slot: u32,
     multiplicity: u32,
 }
@@ -228,7 +228,7 @@ impl Piece {
                 table: self.table + group * self.per_group,
                 first_run: batch.runs.len() as u32,
                 count: 0,
-                shape: self.rest | (members.div_ceil(128) as u32) << 16,
+                shape: JoinItem::shape(self.rest_width.1, self.rest_width.0, members),
             });
             item.count += queries;
             batch.runs.push(JoinRun {
@@ -292,10 +292,7 @@ impl<'d> Feeder<'d> {
             table,
             per_group: index.rows_per_group() as u32,
             rests,
-            rest: {
-                let (width, chunks) = index.rest_width();
-                chunks as u32 | width << 8
-            },
+            rest_width: index.rest_width(),
             slot: self.slot,
             multiplicity,
         };

@@ -71,6 +71,14 @@ pub(crate) struct JoinItem {
     pub(crate) shape: u32,
 }
 
+impl JoinItem {
+    /// The [`JoinItem::shape`] of an item whose queries' rests of `width` bits are cut into
+    /// `chunks`, against a group of `members` half-boards.
+    pub(crate) fn shape(chunks: usize, width: u32, members: usize) -> u32 {
+        chunks as u32 | width << 8 | (members.div_ceil(128) as u32) << 16
+    }
+}
+
 /// A run of queries of a join item (the shader's `Run`).
 #[repr(C)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]

@@ -231,21 +231,7 @@ impl Gpu {
 mod tests {
     use super::*;
     use crate::engine::{Engine, Symmetry};
-
-    /// Whether the machine has an adapter; without one, a failure that says what to
-    /// install, or `false` where `NQUEENS_SKIP_GPU=1` asks to skip (as `tests/gpu.rs`).
-    fn has_adapter() -> bool {
-        if !adapters().is_empty() {
-            return true;
-        }
-        let message = "no GPU adapter: apt-get install libvulkan1 mesa-vulkan-drivers, or \
-                       set NQUEENS_SKIP_GPU=1 to skip the GPU tests";
-        if std::env::var_os("NQUEENS_SKIP_GPU").is_some_and(|v| v == "1") {
-            println!("SKIPPED: {message}");
-            return false;
-        }
-        panic!("{message}");
-    }
+    use device::has_adapter;
 
     /// The device, or `None` where there is none and the tests are to be skipped.
     fn gpu() -> Option<Gpu> {

@@ -40,7 +40,7 @@ pub const DEFAULT_PIECE: usize = 1 << 22;
 pub const DEVICE_PIECE: usize = 1 << 20;
 
 /// What a host thread feeding a GPU holds beside its piece, at most, for a memory limit: the
-/// batch it fills (tables, row numbers and runs, up to 2 MiB each before it is sent) and the
+/// batch it fills (tables, rests and runs, up to 2 MiB each before it is sent) and the
 /// two mappable buffers it writes batches into, one for the batch in flight and one for the
 /// next (each a quarter over the largest batch so far). A single piece's may be more.
 pub const DEVICE_BATCH_BYTES: u64 = 32 << 20;
