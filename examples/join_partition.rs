@@ -37,7 +37,8 @@
 //!
 //! `join_partition sizes N`: for each "TASK PART" line read (the second and third
 //! columns of `sample`'s lines), its partition's half-boards west and east made and counted, their
-//! estimates from the odds of holding each cut, and the quarter entries its sides read.
+//! estimates from the odds of holding each cut (with the ramp by rows, and without), and
+//! the quarter entries its sides read.
 //!
 //! `join_partition parts N UNITS`: the same units joined the engine's way (its partition
 //! bits), each partition timed against its weight: time / weight per partition.
@@ -405,13 +406,19 @@ fn stdin_parts() -> Vec<(usize, usize)> {
 
 fn sizes(n: u32) {
     let plan = Plan::new(n, 14);
-    println!("task\tpart\tvalue\twest\teast\twest_est\teast_est\tentries");
+    println!("task\tpart\tvalue\twest\teast\twest_est\teast_est\tentries\twest_plain\teast_plain");
     for (i, part) in stdin_parts() {
         let s = plan.part_sizes(i, part);
         let value = plan.partition_value(i, part);
         println!(
-            "{i}\t{part}\t{value}\t{}\t{}\t{}\t{}\t{}",
-            s.west, s.east, s.west_estimate, s.east_estimate, s.entries
+            "{i}\t{part}\t{value}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            s.west,
+            s.east,
+            s.west_estimate,
+            s.east_estimate,
+            s.entries,
+            s.without_ramp[0],
+            s.without_ramp[1]
         );
     }
 }

@@ -104,7 +104,7 @@ impl Plan {
         let mut east_clear = [0u64; MAX_BITS as usize];
         self.each_side(west_rows, |place, odds, is_east| {
             let pairs = self.side_pairs(table, place);
-            let halves = odds.halves(place, pairs);
+            let halves = times(odds.halves(place, pairs), odds.ramp(place));
             let rows = board_rows(self.shape, place);
             entries = entries.saturating_add(table.entries_on(self.shape.h, place));
             // The west side comes first: it sets how many cuts are worked out.
@@ -161,7 +161,8 @@ impl Plan {
                 table.rows(&mut north, h, place.north, place.north_rows),
                 table.rows(&mut south, h, place.south, place.south_rows),
             );
-            let estimate = odds.halves(place, self.side_pairs(table, place));
+            let pairs = self.side_pairs(table, place);
+            let estimate = times(odds.halves(place, pairs), odds.ramp(place));
             let rows = board_rows(self.shape, place);
             let share = (0..bits).fold(ONE, |share, cut| {
                 let held = odds.cuts.hold(rows, cut);
@@ -172,6 +173,8 @@ impl Plan {
                 }
             });
             let made = side_halves(&side, if east { east_part } else { west_part });
+            let plain = times(odds.halves(place, pairs), share);
+            sizes.without_ramp[usize::from(east)] += plain;
             if east {
                 sizes.east += made;
                 sizes.east_estimate += times(estimate, share);
@@ -253,12 +256,14 @@ pub struct PartSizes {
     pub west: u64,
     /// The east half-boards of the unit's layouts clear of the partition's bits, likewise.
     pub east: u64,
-    /// The west ones estimated: the side's estimated half-boards times the odds of each
-    /// partition bit held (set) or not (clear).
+    /// The west ones estimated: the side's estimated half-boards (with the ramp of
+    /// [`SideOdds::ramp`]) times the odds of each partition bit held (set) or not (clear).
     pub west_estimate: u64,
-    /// The east ones estimated: each layout's east side's estimated half-boards times the
-    /// odds of not holding each set bit, summed.
+    /// The east ones estimated: each layout's east side's estimated half-boards (likewise)
+    /// times the odds of not holding each set bit, summed.
     pub east_estimate: u64,
+    /// The two estimates above without the ramp, west and east: what it changed.
+    pub without_ramp: [u64; 2],
     /// The quarter entries the partition's sides read (placements on their quarters' rows,
     /// north and south, west and east).
     pub entries: u64,
@@ -321,42 +326,67 @@ mod tests {
         }
     }
 
+    /// One side of a unit, made and counted beside its estimates.
+    struct RealSide {
+        east: bool,
+        /// Its pairs of quarter entries (the whole table's bound), its half-boards, their
+        /// estimate from the odds, and the ramp's factor (2^-32).
+        pairs: u64,
+        halves: u64,
+        estimate: u64,
+        ramp: u64,
+    }
+
+    /// Every side of every unit of the n x n board, made and counted.
+    fn real_sides(n: u32) -> Vec<RealSide> {
+        let plan = Plan::new(n, 8);
+        let h = plan.shape.h;
+        let whole = Quarter::build_with(h, false);
+        let mut sides = Vec::new();
+        for &west in &plan.units {
+            plan.each_side(west, |place, odds, east| {
+                let north = whole.rows(place.north.table_rows(h, place.north_rows));
+                let south = whole.rows(place.south.table_rows(h, place.south_rows));
+                let side = plan.side(place, north, south);
+                let pairs = side.bound();
+                sides.push(RealSide {
+                    east,
+                    pairs,
+                    halves: side_halves(&side, Part::Whole),
+                    estimate: odds.halves(place, pairs),
+                    ramp: odds.ramp(place),
+                });
+            });
+        }
+        sides
+    }
+
+    /// The standard deviation of `logs`.
+    fn log_spread(logs: &[f64]) -> f64 {
+        let mean = logs.iter().sum::<f64>() / logs.len() as f64;
+        (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / logs.len() as f64).sqrt()
+    }
+
+    fn ln(x: u64) -> f64 {
+        (x.max(1) as f64).ln()
+    }
+
     /// The half-boards estimated from a side's pairs of quarter entries (the weights) follow
     /// its real half-boards: summed over every side within a fifth, and side by side far
     /// closer than the pairs alone, whose share of real half-boards varies many times over.
     #[test]
     fn estimated_half_boards_follow_the_real_ones() {
         for n in [14, 15, 16, 17] {
-            let plan = Plan::new(n, 8);
-            let h = plan.shape.h;
-            let whole = Quarter::build_with(h, false);
-            let (mut real, mut estimated) = (0u128, 0u128);
+            let sides = real_sides(n);
+            let real: u128 = sides.iter().map(|s| u128::from(s.halves)).sum();
+            let estimated: u128 = sides.iter().map(|s| u128::from(s.estimate)).sum();
             // The logs of estimate / real and of pairs / real, for sides of some size.
-            let (mut by_estimate, mut by_pairs) = (Vec::new(), Vec::new());
-            for &west in &plan.units {
-                plan.each_side(west, |place, odds, _| {
-                    let north = whole.rows(place.north.table_rows(h, place.north_rows));
-                    let south = whole.rows(place.south.table_rows(h, place.south_rows));
-                    let side = plan.side(place, north, south);
-                    let pairs = side.bound();
-                    let halves = side_halves(&side, Part::Whole);
-                    let estimate = odds.halves(place, pairs);
-                    real += u128::from(halves);
-                    estimated += u128::from(estimate);
-                    if halves >= 100 {
-                        let ln = |x: u64| (x.max(1) as f64).ln();
-                        by_estimate.push(ln(estimate) - ln(halves));
-                        by_pairs.push(ln(pairs) - ln(halves));
-                    }
-                });
-            }
+            let sized = || sides.iter().filter(|s| s.halves >= 100);
+            let by_estimate: Vec<f64> = sized().map(|s| ln(s.estimate) - ln(s.halves)).collect();
+            let by_pairs: Vec<f64> = sized().map(|s| ln(s.pairs) - ln(s.halves)).collect();
             let ratio = estimated as f64 / real as f64;
             assert!((0.8..1.25).contains(&ratio), "n = {n}: {ratio}");
-            let spread = |logs: &[f64]| {
-                let mean = logs.iter().sum::<f64>() / logs.len() as f64;
-                (logs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / logs.len() as f64).sqrt()
-            };
-            let (estimate_sd, pairs_sd) = (spread(&by_estimate), spread(&by_pairs));
+            let (estimate_sd, pairs_sd) = (log_spread(&by_estimate), log_spread(&by_pairs));
             assert!(
                 by_estimate.len() > 50,
                 "n = {n}: {} sides",
@@ -367,6 +397,33 @@ mod tests {
                 estimate_sd * 2.0 < pairs_sd,
                 "n = {n}: {estimate_sd} vs {pairs_sd}"
             );
+        }
+    }
+
+    /// The ramp by the rows' distance from the middle ([`SideOdds::ramp`]) brings each
+    /// side's estimated half-boards closer to its real ones: the log of estimate / real
+    /// varies less with it, by a quarter or more, on both sides of an even board and on
+    /// the west sides of an odd one (the east sides of odd boards gain less: their placed
+    /// queens' odds are further off), and the sum stays within a third.
+    #[test]
+    fn the_ramp_brings_estimated_half_boards_closer_to_the_real_ones() {
+        for n in [16, 17] {
+            let sides = real_sides(n);
+            let ramped = |s: &RealSide| times(s.estimate, s.ramp);
+            let real: u128 = sides.iter().map(|s| u128::from(s.halves)).sum();
+            let estimated: u128 = sides.iter().map(|s| u128::from(ramped(s))).sum();
+            let kept = || {
+                sides
+                    .iter()
+                    .filter(|s| s.halves >= 100 && (n % 2 == 0 || !s.east))
+            };
+            let plain: Vec<f64> = kept().map(|s| ln(s.estimate) - ln(s.halves)).collect();
+            let with_ramp: Vec<f64> = kept().map(|s| ln(ramped(s)) - ln(s.halves)).collect();
+            let (before, after) = (log_spread(&plain), log_spread(&with_ramp));
+            assert!(plain.len() > 1000, "n = {n}: {} sides", plain.len());
+            assert!(after < 0.75 * before, "n = {n}: {after} vs {before}");
+            let ratio = estimated as f64 / real as f64;
+            assert!((0.8..1.3).contains(&ratio), "n = {n}: {ratio}");
         }
     }
 }
