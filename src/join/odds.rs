@@ -47,7 +47,7 @@ fn ramp_by_row(shape: Shape) -> [u64; 32] {
         // y = A ((distance - 1) / (h - 1) - 1/2), in 2^-32.
         let twice = 2 * i128::from(distance - 1) - span;
         let slope = RAMP_SLOPE[(h as usize).min(RAMP_SLOPE.len() - 1)];
-        let y = (slope * twice << 32) / (2000 * span);
+        let y = ((slope * twice) << 32) / (2000 * span);
         let exp = (1i128 << 32) + y + ((y * y) >> 33);
         *factor = exp as u64;
     }
