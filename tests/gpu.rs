@@ -2,23 +2,8 @@
 //! lavapipe, Mesa's Vulkan on the CPU. Without any adapter every test fails, saying what to
 //! install, unless `NQUEENS_SKIP_GPU=1` asks to skip them (then each says SKIPPED).
 
-use nqueens::gpu::{self, Gpu};
+use nqueens::gpu::{self, Gpu, has_adapter};
 use nqueens::{Engine, Plan, Symmetry, known};
-
-/// Whether the machine has a GPU adapter; without one, a failure that says what to install,
-/// or `false` where `NQUEENS_SKIP_GPU=1` asks to skip.
-fn has_adapter() -> bool {
-    if !gpu::adapters().is_empty() {
-        return true;
-    }
-    let message = "no GPU adapter: apt-get install libvulkan1 mesa-vulkan-drivers, or set \
-                   NQUEENS_SKIP_GPU=1 to skip the GPU tests";
-    if std::env::var_os("NQUEENS_SKIP_GPU").is_some_and(|v| v == "1") {
-        println!("SKIPPED: {message}");
-        return false;
-    }
-    panic!("{message}");
-}
 
 /// The GPU, or `None` where the machine has none and the tests are to be skipped.
 fn gpu() -> Option<Gpu> {

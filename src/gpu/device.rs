@@ -601,10 +601,10 @@ fn first_line(message: &dyn std::fmt::Display) -> String {
     }
 }
 
-/// Whether the machine has an adapter, for tests; without one, a failure that says what to
-/// install, or `false` where `NQUEENS_SKIP_GPU=1` asks to skip (as `tests/gpu.rs`).
-#[cfg(test)]
-pub(crate) fn has_adapter() -> bool {
+/// Whether the machine has an adapter, for tests (the crate's and `tests/gpu.rs`, which
+/// call this one through [`super::has_adapter`]); without one, a failure that says what to
+/// install, or `false` where `NQUEENS_SKIP_GPU=1` asks to skip.
+pub fn has_adapter() -> bool {
     if !adapters().is_empty() {
         return true;
     }

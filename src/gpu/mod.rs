@@ -35,6 +35,8 @@ mod layout;
 mod work;
 
 pub use adapter::AdapterInfo;
+#[doc(hidden)]
+pub use device::has_adapter;
 
 use crate::engine::Plan;
 use crate::error::Error;
@@ -229,9 +231,9 @@ impl Gpu {
 
 #[cfg(test)]
 mod tests {
+    use super::has_adapter;
     use super::*;
     use crate::engine::{Engine, Symmetry};
-    use device::has_adapter;
 
     /// The device, or `None` where there is none and the tests are to be skipped.
     fn gpu() -> Option<Gpu> {
