@@ -75,12 +75,17 @@ fn negative_huge_and_doubled_values_are_said_as_such() {
 /// Regression: `count 18 --max-memory 24M` fell back to the search (35 s instead of 2 s)
 /// without a word. The note names the least limit the join engine would take, and that limit
 /// is enough. (Estimates, not counts: the note comes before either.)
+///
+/// Regression (CI): this test once ran past the deadline at n = 20. The search's estimate
+/// samples until its error bar is within 3 %, or for up to a twentieth of the run it
+/// predicts (a single core's hour at n = 20: three minutes), and timing noise on a busy
+/// machine can keep the bar above 3 % for many rounds. At n = 19 the twentieth is 25 s.
 #[test]
 fn a_memory_limit_that_makes_auto_leave_the_join_engine_is_said() {
     let estimate = |limit: &str, quiet: bool| {
         let mut args = vec![
             "count",
-            "20",
+            "19",
             "--max-memory",
             limit,
             "--estimate",
@@ -95,11 +100,11 @@ fn a_memory_limit_that_makes_auto_leave_the_join_engine_is_said() {
         let output = out.get_output();
         (text(&output.stdout), text(&output.stderr))
     };
-    // The join engine needs about 80M at n = 20; the program itself about 20M.
-    let (json, stderr) = estimate("48M", false);
+    // The join engine needs about 25M at n = 19; the program itself about 16M.
+    let (json, stderr) = estimate("20M", false);
     assert!(json.contains("\"engine\":\"search\""), "{json}");
     assert!(
-        stderr.starts_with("note: --max-memory 48M is too little for the join engine at n = 20"),
+        stderr.starts_with("note: --max-memory 20M is too little for the join engine at n = 19"),
         "{stderr}"
     );
     let least = stderr
@@ -119,7 +124,7 @@ fn a_memory_limit_that_makes_auto_leave_the_join_engine_is_said() {
     assert!(json.contains("\"engine\":\"join\""), "{enough}: {json}");
     assert_eq!(stderr, "", "{enough}");
     // Quiet means quiet.
-    assert_eq!(estimate("48M", true).1, "");
+    assert_eq!(estimate("20M", true).1, "");
 }
 
 /// Regression: estimates of n = 1..3 said "± inf %", "1 threads" and "32 of 1 parts".
