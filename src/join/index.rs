@@ -371,6 +371,19 @@ impl Index {
         }
     }
 
+    /// The work a count of `patterns` against this index would do, without doing it: the
+    /// pairs of a group and a query it would test, each a few loads and popcounts
+    /// ([`count_group`]), which make most of its time. For `--estimate`'s draw of the piece
+    /// of a large unit to time (`unit.rs`): pieces of the same size differ in it by the cut
+    /// diagonals their half-boards hold. Leaves the queries prepared as a count would.
+    #[inline(always)]
+    pub(super) fn work<G: Gather>(&mut self, gather: G, patterns: &[u64]) -> u64 {
+        self.prepare_query_rests(gather, patterns);
+        let mut tally = Tally(0);
+        self.each_pairing(&mut tally);
+        tally.0
+    }
+
     /// The prepared queries' rests: the row query `q` reads of chunk `c` (the chunks of
     /// [`Index::rest_width`] bits, cut as evenly as they go, the first ones a bit wider,
     /// lowest bits first) is the chunk's first row plus the value of its bits in `rests[q]`;
@@ -464,6 +477,15 @@ pub(crate) fn pairs_of_patterns(
 pub(crate) trait Pairing {
     /// Group `group` against the prepared queries `first..last`.
     fn pair(&mut self, group: usize, first: usize, last: usize);
+}
+
+/// Adds up the queries of each pairing ([`Index::work`]).
+struct Tally(u64);
+
+impl Pairing for Tally {
+    fn pair(&mut self, _: usize, first: usize, last: usize) {
+        self.0 += (last - first) as u64;
+    }
 }
 
 /// Counts each pairing here, in the hot loop.
@@ -565,6 +587,33 @@ mod tests {
     use super::*;
     use crate::join::squeeze::Portable;
     use crate::join::{MAX_N, MIN_N};
+
+    /// The work of a query ([`Index::work`], what `--estimate` draws east pieces by) is the
+    /// groups it is tested against: every group for a query that holds no diagonal, no
+    /// more for one that holds more diagonals, and a batch's work is its queries' work.
+    #[test]
+    fn a_query_is_tested_against_fewer_groups_the_more_diagonals_it_holds() {
+        let plan = CutPlan::new(Shape::new(20));
+        let mut index = Index::default();
+        index.build(Portable, &plan, &test_patterns(30000, 7));
+        let groups = index.softs.len() as u64;
+        assert!(groups > 16, "{groups}");
+        assert_eq!(index.work(Portable, &[0, 0, 0]), 3 * groups);
+        let queries = test_patterns(400, 11);
+        let mut fewer = 0;
+        let mut each = 0;
+        for (k, &q) in queries.iter().enumerate() {
+            let work = index.work(Portable, &[q]);
+            each += work;
+            // One diagonal more, drawn from the query's other patterns.
+            let more = q | queries[(k + 1) % queries.len()];
+            let less = index.work(Portable, &[more]);
+            assert!(less <= work, "{q:#x}: {less} > {work}");
+            fewer += usize::from(less < work);
+        }
+        assert_eq!(index.work(Portable, &queries), each);
+        assert!(fewer > queries.len() / 4, "{fewer}");
+    }
 
     /// The index (hard and soft cuts, groups, chunk rows, the hot loop) counts what a plain
     /// loop over every pair counts, from one bucket to thousands of half-boards a side.

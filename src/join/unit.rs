@@ -92,8 +92,14 @@ pub(super) struct Sampler<'c> {
     pub(super) east_pieces: usize,
     /// The half-boards of each piece, west and east, where the sampler only counts pieces
     /// (a picking sampler leaves them empty): what the pick is drawn by.
-    pub(super) west_sizes: Vec<usize>,
-    pub(super) east_sizes: Vec<usize>,
+    pub(super) west_sizes: Vec<u64>,
+    pub(super) east_sizes: Vec<u64>,
+    /// Where the sampler makes the east pieces beside its west piece without querying any
+    /// ([`Sampler::weigh`]): each east piece's work against that piece's index, the pairs
+    /// of a group and a query that the count would test ([`Index::work`]).
+    pub(super) east_work: Vec<u64>,
+    /// Whether it weighs them.
+    weighs: bool,
     /// Time generating the west side, all of it; building the picked piece's index; the
     /// east side's join beside the first west piece (a sampler that only counts pieces) or
     /// the picked one: generating every east piece, and querying the picked one.
@@ -112,6 +118,8 @@ impl<'c> Sampler<'c> {
             east_pieces: 0,
             west_sizes: Vec::new(),
             east_sizes: Vec::new(),
+            east_work: Vec::new(),
+            weighs: false,
             west_generation: Duration::ZERO,
             build: Duration::ZERO,
             east_join: Duration::ZERO,
@@ -124,6 +132,16 @@ impl<'c> Sampler<'c> {
         Sampler {
             pick: Some((west, east)),
             ..Sampler::pieces(clock)
+        }
+    }
+
+    /// A sampler that indexes west piece `west` and makes the east pieces beside it, querying
+    /// none, but working out what each would cost to query ([`Sampler::east_work`]); its
+    /// times are not what a count takes.
+    pub(super) fn weigh(clock: &'c dyn Fn() -> Duration, west: usize) -> Self {
+        Sampler {
+            weighs: true,
+            ..Sampler::pick(clock, west, usize::MAX)
         }
     }
 
@@ -156,7 +174,7 @@ impl<'c> Sampler<'c> {
             } else {
                 &mut self.east_sizes
             };
-            sizes.push(half_boards);
+            sizes.push(half_boards as u64);
         }
     }
 
@@ -333,8 +351,8 @@ impl Plan {
 
     /// The pairs of the west piece `east.index` holds with every east half-board of the
     /// unit's layouts that `east_part` keeps, times each layout's multiplicity; and the east
-    /// pieces counted. With a sampler, only the east piece it picks is queried (timed by the
-    /// caller: the east join's time less that of making the pieces, as a clock read beside
+    /// pieces counted. With a sampler, only the east piece it picks is queried, or none,
+    /// each piece's work weighed instead ([`Sampler::weigh`]) (timed by the caller: the east join's time less that of making the pieces, as a clock read beside
     /// the count made the hot loop inlined there a few per cent slower). The east
     /// half-boards of consecutive layouts of one multiplicity (all but the centre queen's on
     /// odd boards) are counted together, a piece at a time: a layout's alone are few, and a
@@ -379,6 +397,9 @@ impl Plan {
                         Some(s) if s.queries(east_piece) => true,
                         Some(s) => {
                             s.made(false, halves.len());
+                            if s.weighs {
+                                s.east_work.push(index.work(gather, halves));
+                            }
                             false
                         }
                     };
@@ -441,15 +462,19 @@ impl Plan {
 
     /// An estimate of the time part `part` of task `index` takes, in `clock`'s time: the part
     /// timed whole where it is one piece a side (or a few on the east side), else from one
-    /// pair of pieces drawn by `seed` and the time of generating the pieces. Each side's
-    /// piece is drawn with odds mostly in proportion to its half-boards (`draw`), and its
-    /// time divided by those odds (unbiased over the draw, as any odds above zero would be):
-    /// the time of a piece grows with its half-boards, and a last piece is often a small
-    /// part of a full one, so drawing all pieces alike made a part's time 0.2 or 1.8 times
-    /// its own by the luck of the draw. The query's time is the east join beside the picked
-    /// west piece less the same join with no piece queried, run just before it: both come
-    /// right after the west piece's index is built, so that making the east pieces (which
-    /// the odds multiply up) costs the same in both.
+    /// pair of pieces drawn by `seed` and the time of generating the pieces. Each piece is
+    /// drawn with odds mostly in proportion to what its time is expected to follow (`draw`),
+    /// and its time divided by those odds (unbiased over the draw, as any odds above zero
+    /// would be): a west piece by its half-boards, as a last piece is often a small part of a
+    /// full one (drawing all pieces alike made a part's time 0.2 or 1.8 times its own by the
+    /// luck of the draw); an east piece by its work against the west piece's index
+    /// ([`Index::work`]), as east pieces of the same size took from 1.5 to 3.8 s (one
+    /// partition of n = 27, eight pieces) by the cut diagonals their half-boards hold, which
+    /// left a part's time 0.45 to 1.5 times its own (the pieces are weighed in a pass of
+    /// their own, a tenth or less of a draw's time). The query's time is the east join
+    /// beside the picked west piece less the same join with no piece queried, run just
+    /// before it: both come right after the west piece's index is built, so that making the
+    /// east pieces (which the odds multiply up) costs the same in both.
     pub fn time_part(
         &self,
         index: usize,
@@ -471,7 +496,9 @@ impl Plan {
             return clock().saturating_sub(start);
         }
         let (west, west_odds) = draw(&pieces.west_sizes, wests, splitmix(seed));
-        let (east, east_odds) = draw(&pieces.east_sizes, easts, splitmix(!seed));
+        let mut weighed = Sampler::weigh(clock, west);
+        run(Some(&mut weighed));
+        let (east, east_odds) = draw(&weighed.east_work, easts, splitmix(!seed));
         let mut made = Sampler::pick(clock, west, usize::MAX);
         run(Some(&mut made));
         let mut pick = Sampler::pick(clock, west, east);
@@ -494,21 +521,22 @@ impl Plan {
 const EVEN_SHARE: f64 = 0.125;
 
 /// A piece of `pieces` (at least 1) drawn by `random` (uniform over 64 bits), and its odds:
-/// [`EVEN_SHARE`] of them alike for every piece, the rest in proportion to `sizes` (the
-/// pieces' half-boards; alike where they are missing or all empty).
-fn draw(sizes: &[usize], pieces: usize, random: u64) -> (usize, f64) {
-    let total: usize = sizes.iter().sum();
+/// [`EVEN_SHARE`] of them alike for every piece, the rest in proportion to `sizes` (what
+/// each piece's time is expected to follow: its half-boards, or its work; alike where they
+/// are missing or all zero).
+fn draw(sizes: &[u64], pieces: usize, random: u64) -> (usize, f64) {
+    let total: u64 = sizes.iter().sum();
     let alike = 1.0 / pieces as f64;
     // 53 bits of `random`, as a number in [0, 1).
     let u = (random >> 11) as f64 / (1u64 << 53) as f64;
     if sizes.len() != pieces || total == 0 {
         return (((u * pieces as f64) as usize).min(pieces - 1), alike);
     }
-    let odds = |size: usize| EVEN_SHARE * alike + (1.0 - EVEN_SHARE) * size as f64 / total as f64;
+    let odds = |size: u64| EVEN_SHARE * alike + (1.0 - EVEN_SHARE) * size as f64 / total as f64;
     let piece = if u < EVEN_SHARE {
         ((u / EVEN_SHARE * pieces as f64) as usize).min(pieces - 1)
     } else {
-        let at = ((u - EVEN_SHARE) / (1.0 - EVEN_SHARE) * total as f64) as usize;
+        let at = ((u - EVEN_SHARE) / (1.0 - EVEN_SHARE) * total as f64) as u64;
         let mut before = 0;
         sizes
             .iter()
@@ -600,6 +628,14 @@ mod tests {
                 // Every piece's size is recorded, in the numbering a pick uses.
                 assert_eq!(pieces.west_sizes.len(), pieces.west_pieces);
                 assert_eq!(pieces.east_sizes.len(), pieces.east_pieces);
+                // And every east piece's work beside a west piece, in the same numbering.
+                let mut weighed = Sampler::weigh(&clock, pieces.west_pieces - 1);
+                assert_eq!(
+                    run(Some(&mut weighed)),
+                    0,
+                    "n = {n}: counted while weighing"
+                );
+                assert_eq!(weighed.east_work.len(), pieces.east_pieces);
                 let mut sum = 0;
                 for west in 0..pieces.west_pieces {
                     for east in 0..pieces.east_pieces {
