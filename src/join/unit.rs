@@ -468,7 +468,7 @@ impl Plan {
     /// would be): a west piece by its half-boards, as a last piece is often a small part of a
     /// full one (drawing all pieces alike made a part's time 0.2 or 1.8 times its own by the
     /// luck of the draw); an east piece by its work against the west piece's index
-    /// ([`Index::work`]), as east pieces of the same size took from 1.5 to 3.8 s (one
+    /// (`Index::work`), as east pieces of the same size took from 1.5 to 3.8 s (one
     /// partition of n = 27, eight pieces) by the cut diagonals their half-boards hold, which
     /// left a part's time 0.45 to 1.5 times its own (the pieces are weighed in a pass of
     /// their own, a tenth or less of a draw's time). The query's time is the east join
