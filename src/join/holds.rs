@@ -9,8 +9,8 @@
 //! (clear), its east ones the sides' times the odds of its set bits not held, and the
 //! partitions' weights ([`super::weight`]) are made from them.
 
+use super::cuts::CutPlan;
 use super::half::Place;
-use super::index::CutPlan;
 use super::partition::{MAX_BITS, ONE};
 use super::shape::{Diagonals, Shape};
 

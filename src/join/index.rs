@@ -2,6 +2,8 @@
 //! and stored bit-sliced, and the hot loop that counts the other side's partners in them.
 
 use super::chunking::Chunking;
+use super::cuts::CutPlan;
+#[cfg(test)]
 use super::shape::Shape;
 use super::squeeze::{Gather, MAX_CUTS, Squeeze};
 
@@ -27,70 +29,6 @@ pub(super) const BUCKET_TARGET: usize = 256;
 
 /// How many of a piece's cuts are soft ([`Keys`]).
 const SOFT_CUTS: usize = 2;
-
-/// Which bits of the patterns file half-boards in buckets: the central diagonals, the ones
-/// most half-boards hold, alternating anti and main, nearest the centre first.
-pub(super) struct CutPlan {
-    /// Bit positions, best first: `order[..usable]` are distinct.
-    order: [u32; MAX_CUTS],
-    usable: usize,
-    /// The pattern's width.
-    width: u32,
-}
-
-impl CutPlan {
-    pub(super) fn new(shape: Shape) -> CutPlan {
-        let len = shape.shared();
-        // The longest diagonals, r + c = n - 1 and r - c = 0, sit at bit n - 1 - far of each.
-        let centre = i64::from(shape.n - 1 - shape.far);
-        let mut order = [0u32; MAX_CUTS];
-        let mut usable = 0;
-        // Outward from the centre (0, +1, -1, +2, ...), an anti-diagonal then a main one,
-        // while they lie within the shared diagonals.
-        for step in 0..2 * i64::from(len) {
-            let offset = if step % 2 == 0 {
-                -step / 2
-            } else {
-                step / 2 + 1
-            };
-            let pos = centre + offset;
-            if !(0..i64::from(len)).contains(&pos) {
-                continue;
-            }
-            for half in [0, len] {
-                if usable < MAX_CUTS {
-                    order[usable] = pos as u32 + half;
-                    usable += 1;
-                }
-            }
-        }
-        CutPlan {
-            order,
-            usable,
-            width: 2 * len,
-        }
-    }
-}
-
-impl CutPlan {
-    /// The first `k` cut positions, best first (a partitioned join's partition bits).
-    pub(super) fn first(&self, k: usize) -> &[u32] {
-        &self.order[..k.min(self.usable)]
-    }
-
-    /// The plan without its first `k` cuts: what a partition whose first `k` cut bits are
-    /// fixed is indexed on.
-    pub(super) fn skipping(&self, k: usize) -> CutPlan {
-        let k = k.min(self.usable);
-        let mut order = [0u32; MAX_CUTS];
-        order[..self.usable - k].copy_from_slice(&self.order[k..self.usable]);
-        CutPlan {
-            order,
-            usable: self.usable - k,
-            width: self.width,
-        }
-    }
-}
 
 /// The bucket of a pattern: its hard cuts (squeezed out of the rest; a query skips the
 /// indexed buckets that hold one of its own) above its soft cuts (kept in the rest; they
@@ -586,7 +524,6 @@ fn count_group<const CHUNKS: usize>(table: &[Row], rows: &[u32]) -> u64 {
 mod tests {
     use super::*;
     use crate::join::squeeze::Portable;
-    use crate::join::{MAX_N, MIN_N};
 
     /// The work of a query ([`Index::work`], what `--estimate` draws east pieces by) is the
     /// groups it is tested against: every group for a query that holds no diagonal, no
@@ -700,28 +637,6 @@ mod tests {
             for (i, row) in original.iter().enumerate() {
                 assert_eq!((column >> i) & 1, (row >> b) & 1, "bit {b} of row {i}");
             }
-        }
-    }
-
-    #[test]
-    fn cut_positions_are_distinct_and_central() {
-        for n in MIN_N..=MAX_N {
-            let shape = Shape::new(n);
-            let plan = CutPlan::new(shape);
-            let cuts = &plan.order[..plan.usable];
-            assert_eq!(
-                plan.usable,
-                MAX_CUTS.min(2 * shape.shared() as usize),
-                "n = {n}"
-            );
-            let mut sorted = cuts.to_vec();
-            sorted.sort_unstable();
-            sorted.dedup();
-            assert_eq!(sorted.len(), cuts.len(), "n = {n}: {cuts:?}");
-            assert!(cuts.iter().all(|&c| c < plan.width), "n = {n}: {cuts:?}");
-            // The first two are the longest anti-diagonal and the longest main diagonal.
-            let centre = n - 1 - shape.far;
-            assert_eq!(cuts[..2], [centre, centre + shape.shared()], "n = {n}");
         }
     }
 }

@@ -38,6 +38,7 @@
 
 mod binomial;
 mod chunking;
+mod cuts;
 mod half;
 mod holds;
 mod index;

@@ -11,8 +11,8 @@
 //! Measured before this was built (one unit of n = 26 alternated with the plain join, pieces
 //! of 2^22, one thread): 34.3 s joined in pieces, 17.7 s in 8 partitions.
 
+use super::cuts::CutPlan;
 use super::half::Part;
-use super::index::CutPlan;
 
 /// One in the fixed point of odds and factors, which are in 2^-32 (`odds.rs`, `holds.rs`,
 /// [`UnitParts::factors`]).

@@ -2,8 +2,9 @@
 //! layout counted against each piece; and timing a sample of a large unit's pieces, which
 //! `count --estimate` uses where a unit takes minutes (n = 26 on).
 
+use super::cuts::CutPlan;
 use super::half::{Cursor, Part, Place, Side};
-use super::index::{CutPlan, Index};
+use super::index::Index;
 use super::layout::{Job, jobs_of};
 use super::memory::longest_run;
 use super::partition::Partition;

@@ -3,9 +3,9 @@
 //! them an estimate of its time.
 
 use super::binomial::binomial;
+use super::cuts::CutPlan;
 use super::half::{Cursor, Part, Place, Side};
 use super::holds::board_rows;
-use super::index::CutPlan;
 use super::layout::jobs_of;
 use super::odds::{Odds, SideOdds};
 use super::partition::{MAX_BITS, ONE, Policy, UnitParts, times};

@@ -1,0 +1,98 @@
+//! Which diagonals cut a side's half-boards into buckets and partitions: the central ones,
+//! which most half-boards hold, in the order the index (`index.rs`) and the partitioned
+//! joins (`partition.rs`) take them.
+
+use super::shape::Shape;
+use super::squeeze::MAX_CUTS;
+
+/// Which bits of the patterns file half-boards in buckets: the central diagonals, the ones
+/// most half-boards hold, alternating anti and main, nearest the centre first.
+pub(super) struct CutPlan {
+    /// Bit positions, best first: `order[..usable]` are distinct.
+    pub(super) order: [u32; MAX_CUTS],
+    pub(super) usable: usize,
+    /// The pattern's width.
+    pub(super) width: u32,
+}
+
+impl CutPlan {
+    pub(super) fn new(shape: Shape) -> CutPlan {
+        let len = shape.shared();
+        // The longest diagonals, r + c = n - 1 and r - c = 0, sit at bit n - 1 - far of each.
+        let centre = i64::from(shape.n - 1 - shape.far);
+        let mut order = [0u32; MAX_CUTS];
+        let mut usable = 0;
+        // Outward from the centre (0, +1, -1, +2, ...), an anti-diagonal then a main one,
+        // while they lie within the shared diagonals.
+        for step in 0..2 * i64::from(len) {
+            let offset = if step % 2 == 0 {
+                -step / 2
+            } else {
+                step / 2 + 1
+            };
+            let pos = centre + offset;
+            if !(0..i64::from(len)).contains(&pos) {
+                continue;
+            }
+            for half in [0, len] {
+                if usable < MAX_CUTS {
+                    order[usable] = pos as u32 + half;
+                    usable += 1;
+                }
+            }
+        }
+        CutPlan {
+            order,
+            usable,
+            width: 2 * len,
+        }
+    }
+}
+
+impl CutPlan {
+    /// The first `k` cut positions, best first (a partitioned join's partition bits).
+    pub(super) fn first(&self, k: usize) -> &[u32] {
+        &self.order[..k.min(self.usable)]
+    }
+
+    /// The plan without its first `k` cuts: what a partition whose first `k` cut bits are
+    /// fixed is indexed on.
+    pub(super) fn skipping(&self, k: usize) -> CutPlan {
+        let k = k.min(self.usable);
+        let mut order = [0u32; MAX_CUTS];
+        order[..self.usable - k].copy_from_slice(&self.order[k..self.usable]);
+        CutPlan {
+            order,
+            usable: self.usable - k,
+            width: self.width,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::join::{MAX_N, MIN_N};
+
+    #[test]
+    fn cut_positions_are_distinct_and_central() {
+        for n in MIN_N..=MAX_N {
+            let shape = Shape::new(n);
+            let plan = CutPlan::new(shape);
+            let cuts = &plan.order[..plan.usable];
+            assert_eq!(
+                plan.usable,
+                MAX_CUTS.min(2 * shape.shared() as usize),
+                "n = {n}"
+            );
+            let mut sorted = cuts.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), cuts.len(), "n = {n}: {cuts:?}");
+            assert!(cuts.iter().all(|&c| c < plan.width), "n = {n}: {cuts:?}");
+            // The first two are the longest anti-diagonal and the longest main diagonal.
+            let centre = n - 1 - shape.far;
+            assert_eq!(cuts[..2], [centre, centre + shape.shared()], "n = {n}");
+        }
+    }
+}
