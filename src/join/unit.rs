@@ -91,10 +91,9 @@ pub(super) struct Sampler<'c> {
     /// that picks stops after its west piece, and counts only those up to it).
     pub(super) west_pieces: usize,
     pub(super) east_pieces: usize,
-    /// The half-boards of each piece, west and east, where the sampler only counts pieces
-    /// (a picking sampler leaves them empty): what the pick is drawn by.
+    /// The half-boards of each west piece, where the sampler only counts pieces (a picking
+    /// sampler leaves them empty): what the west pick is drawn by.
     pub(super) west_sizes: Vec<u64>,
-    pub(super) east_sizes: Vec<u64>,
     /// Where the sampler makes the east pieces beside its west piece without querying any
     /// ([`Sampler::weigh`]): each east piece's work against that piece's index, the pairs
     /// of a group and a query that the count would test ([`Index::work`]).
@@ -118,7 +117,6 @@ impl<'c> Sampler<'c> {
             west_pieces: 0,
             east_pieces: 0,
             west_sizes: Vec::new(),
-            east_sizes: Vec::new(),
             east_work: Vec::new(),
             weighs: false,
             west_generation: Duration::ZERO,
@@ -155,7 +153,9 @@ impl<'c> Sampler<'c> {
     /// indexed, and whether the east side is generated beside it.
     fn west_made(&mut self, k: usize, half_boards: usize, took: Duration) -> (bool, bool) {
         self.west_generation += took;
-        self.made(true, half_boards);
+        if self.pick.is_none() {
+            self.west_sizes.push(half_boards as u64);
+        }
         match self.pick {
             None => (false, k == 0),
             Some((west, _)) => (k == west, k == west),
@@ -164,19 +164,6 @@ impl<'c> Sampler<'c> {
 
     fn queries(&self, east: usize) -> bool {
         self.pick.is_some_and(|(_, e)| e == east)
-    }
-
-    /// Records the half-boards of a piece of the west side (`west`) or the east side, made
-    /// while counting pieces.
-    fn made(&mut self, west: bool, half_boards: usize) {
-        if self.pick.is_none() {
-            let sizes = if west {
-                &mut self.west_sizes
-            } else {
-                &mut self.east_sizes
-            };
-            sizes.push(half_boards as u64);
-        }
     }
 
     /// Whether the pieces after west piece `k` are wanted: all of them to count them, none
@@ -353,8 +340,9 @@ impl Plan {
     /// The pairs of the west piece `east.index` holds with every east half-board of the
     /// unit's layouts that `east_part` keeps, times each layout's multiplicity; and the east
     /// pieces counted. With a sampler, only the east piece it picks is queried, or none,
-    /// each piece's work weighed instead ([`Sampler::weigh`]) (timed by the caller: the east join's time less that of making the pieces, as a clock read beside
-    /// the count made the hot loop inlined there a few per cent slower). The east
+    /// each piece's work weighed instead ([`Sampler::weigh`]) (timed by the caller: the
+    /// east join's time less that of making the pieces, as a clock read beside the count
+    /// made the hot loop inlined there a few per cent slower). The east
     /// half-boards of consecutive layouts of one multiplicity (all but the centre queen's on
     /// odd boards) are counted together, a piece at a time: a layout's alone are few, and a
     /// count has a cost per bucket and group besides its cost per half-board. Inlined, as
@@ -397,7 +385,6 @@ impl Plan {
                         None => true,
                         Some(s) if s.queries(east_piece) => true,
                         Some(s) => {
-                            s.made(false, halves.len());
                             if s.weighs {
                                 s.east_work.push(index.work(gather, halves));
                             }
@@ -628,8 +615,8 @@ mod tests {
                 );
                 // Every piece's size is recorded, in the numbering a pick uses.
                 assert_eq!(pieces.west_sizes.len(), pieces.west_pieces);
-                assert_eq!(pieces.east_sizes.len(), pieces.east_pieces);
-                // And every east piece's work beside a west piece, in the same numbering.
+                // And every east piece's work beside a west piece, in the numbering a pick
+                // uses.
                 let mut weighed = Sampler::weigh(&clock, pieces.west_pieces - 1);
                 assert_eq!(
                     run(Some(&mut weighed)),
