@@ -37,8 +37,11 @@
 //!
 //! `join_partition sizes N`: for each "TASK PART" line read (the second and third
 //! columns of `sample`'s lines), its partition's half-boards west and east made and counted, their
-//! estimates from the odds of holding each cut (with the ramp by rows, and without), and
-//! the quarter entries its sides read.
+//! estimates from the odds of holding each cut (with the ramp by rows, and without), the
+//! quarter entries its sides read, its work (the pairs of a group and a query its count
+//! tests, over all its pieces) and west pieces, and each cut's odds of being held by its
+//! west and its east half-boards (comma-separated, in the order the cuts are taken): what
+//! the weights' formula is fitted to.
 //!
 //! `join_partition parts N UNITS`: the same units joined the engine's way (its partition
 //! bits), each partition timed against its weight: time / weight per partition.
@@ -406,19 +409,30 @@ fn stdin_parts() -> Vec<(usize, usize)> {
 
 fn sizes(n: u32) {
     let plan = Plan::new(n, 14);
-    println!("task\tpart\tvalue\twest\teast\twest_est\teast_est\tentries\twest_plain\teast_plain");
+    println!(
+        "task\tpart\tvalue\twest\teast\twest_est\teast_est\tentries\twest_plain\teast_plain\twork\twest_pieces\twest_odds\teast_odds"
+    );
     for (i, part) in stdin_parts() {
         let s = plan.part_sizes(i, part);
         let value = plan.partition_value(i, part);
+        let (work, west_pieces) = plan.part_work(i, part);
+        let odds = plan.part_odds(i, part).map(|side| {
+            side.iter()
+                .map(|o| (*o as f64 / 2f64.powi(32)).to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        });
         println!(
-            "{i}\t{part}\t{value}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
+            "{i}\t{part}\t{value}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{work}\t{west_pieces}\t{}\t{}",
             s.west,
             s.east,
             s.west_estimate,
             s.east_estimate,
             s.entries,
             s.without_ramp[0],
-            s.without_ramp[1]
+            s.without_ramp[1],
+            odds[0],
+            odds[1]
         );
     }
 }

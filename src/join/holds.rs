@@ -11,23 +11,22 @@
 
 use super::cuts::CutPlan;
 use super::half::Place;
-use super::partition::{MAX_BITS, ONE};
+use super::partition::ONE;
 use super::shape::{Diagonals, Shape};
+use super::squeeze::MAX_CUTS;
 
-/// The most different odds the rows crossing one cut can have: a row's free squares are the
-/// side's columns less at most four (two placed queens, two diagonals each).
-const CLASSES: usize = 5;
-
-/// The odds that a side's half-boards hold each of the first [`MAX_BITS`] cuts (in the
-/// order partitions take them), for the side's columns and placed queens, whatever its
-/// rows: worked out once per layout ([`super::odds::SideOdds`]), then read for each side by
-/// a few popcounts ([`CutOdds::hold`]).
+/// The odds that a side's half-boards hold each cut (in the order partitions and then the
+/// index take them: a partition's index is cut on the cuts after its bits), for the side's
+/// columns and placed queens, whatever its rows: worked out once per layout
+/// ([`super::odds::SideOdds`]), then read for each side by adding up its rows' odds
+/// ([`CutOdds::holds`]).
 pub(super) struct CutOdds {
-    /// Per cut: the board rows whose queen may stand on it, in classes of equal odds (rows,
-    /// odds in 2^-32).
-    cuts: [[(u64, u64); CLASSES]; MAX_BITS as usize],
-    /// How many classes each cut uses.
-    classes: [u8; MAX_BITS as usize],
+    /// Per board row: the odds that its queen stands on each cut, in 2^-32 (zero where the
+    /// cut crosses none of its free squares). Added up row by row, all cuts at once: the
+    /// weights of n = 27 read every cut of every side of ten million units, and one cut
+    /// at a time, by a popcount per class of rows of equal odds, took most of the plan's
+    /// time.
+    rows: Vec<[u64; MAX_CUTS]>,
     /// The cuts the placed queens hold (bit `i` for cut `i`): always held.
     placed: u32,
 }
@@ -44,14 +43,13 @@ impl CutOdds {
         let Shape { n, h, far } = shape;
         let len = shape.shared();
         let mut odds = CutOdds {
-            cuts: [[(0, 0); CLASSES]; MAX_BITS as usize],
-            classes: [0; MAX_BITS as usize],
+            rows: vec![[0; MAX_CUTS]; n as usize],
             placed: 0,
         };
         let cut_plan = CutPlan::new(shape);
         // The placed queens count as part of the east half-board: it holds their diagonals.
         let (anti, main) = (blocked.anti >> far, blocked.main >> far);
-        for (i, &bit) in cut_plan.first(MAX_BITS.into()).iter().enumerate() {
+        for (i, &bit) in cut_plan.first(MAX_CUTS).iter().enumerate() {
             let placed = if bit < len {
                 anti >> bit
             } else {
@@ -76,31 +74,40 @@ impl CutOdds {
                     continue;
                 }
                 let squares = free_squares(shape, columns, first_column, blocked, r);
-                let row_odds = ONE / squares;
-                let classes = &mut odds.cuts[i];
-                // Rows of the same odds share a class; there are never more than CLASSES.
-                let at = classes
-                    .iter()
-                    .position(|&(rows, o)| rows == 0 || o == row_odds)
-                    .unwrap_or(CLASSES - 1);
-                classes[at] = (classes[at].0 | 1 << r, row_odds);
-                odds.classes[i] = odds.classes[i].max(at as u8 + 1);
+                odds.rows[r as usize][i] = ONE / squares;
             }
         }
         odds
     }
 
     /// The odds that a half-board of the side on board rows `rows` (north rows, then south
-    /// ones from row `far`: [`board_rows`]) holds cut `cut`, in 2^-32 (at most one).
-    pub(super) fn hold(&self, rows: u64, cut: usize) -> u64 {
-        if self.placed >> cut & 1 == 1 {
-            return ONE;
+    /// ones from row `far`: [`board_rows`]) holds each cut, in 2^-32 (at most one): a row's
+    /// queen stands on one diagonal of each direction, so its rows' odds add up.
+    pub(super) fn holds(&self, rows: u64) -> [u64; MAX_CUTS] {
+        let mut held = [0u64; MAX_CUTS];
+        let mut rest = rows;
+        while rest != 0 {
+            let row = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if let Some(odds) = self.rows.get(row) {
+                for (held, odds) in held.iter_mut().zip(odds) {
+                    *held += odds;
+                }
+            }
         }
-        self.cuts[cut][..usize::from(self.classes[cut])]
-            .iter()
-            .map(|&(mask, odds)| u64::from((rows & mask).count_ones()) * odds)
-            .sum::<u64>()
-            .min(ONE)
+        for (cut, held) in held.iter_mut().enumerate() {
+            *held = if self.placed >> cut & 1 == 1 {
+                ONE
+            } else {
+                (*held).min(ONE)
+            };
+        }
+        held
+    }
+
+    /// The odds of cut `cut` alone ([`CutOdds::holds`]).
+    pub(super) fn hold(&self, rows: u64, cut: usize) -> u64 {
+        self.holds(rows)[cut]
     }
 }
 

@@ -28,7 +28,7 @@ macro_rules! with_chunks {
 pub(super) const BUCKET_TARGET: usize = 256;
 
 /// How many of a piece's cuts are soft ([`Keys`]).
-const SOFT_CUTS: usize = 2;
+pub(super) const SOFT_CUTS: usize = 2;
 
 /// The bucket of a pattern: its hard cuts (squeezed out of the rest; a query skips the
 /// indexed buckets that hold one of its own) above its soft cuts (kept in the rest; they

@@ -13,6 +13,8 @@
 
 use super::cuts::CutPlan;
 use super::half::Part;
+use super::index::{BUCKET_TARGET, SOFT_CUTS};
+use super::squeeze::MAX_CUTS;
 
 /// One in the fixed point of odds and factors, which are in 2^-32 (`odds.rs`, `holds.rs`,
 /// [`UnitParts::factors`]).
@@ -77,16 +79,18 @@ pub struct Policy {
 }
 
 /// The core-time a task is held to where it can, in nanoseconds: three minutes, so that with
-/// the weights' errors (a part's time per unit of weight varied 2.1 to 3.4 times between the
-/// least and the most of samples of 40 to 80 drawn by weight at n = 26 to 28, the middle
-/// 90 % within 1.75 to 2.2 times) no task takes much more than ten.
+/// the weights' errors (a part's time per unit of weight varied 3.3 to 3.5 times between the
+/// least and the most of the parts `--estimate` timed at n = 26 and 27, 7.6 times at 28,
+/// the middle 90 % within 1.8 to 2.0 times) no task takes much more than ten.
 pub const TASK_NANOS: u64 = 180_000_000_000;
 
 /// Picoseconds of one core per unit of the weight at n = 26, 27 and 28 (partitions'
 /// weights, [`UnitParts`]): the core-seconds `count N --estimate -j 1` predicted, over the
-/// plan's total weight, on an Intel Xeon of 2020 (AVX-512). Only the task cap depends on
-/// it; estimates and shards use weights relative to each other.
-const PICOS_PER_WEIGHT: [(u32, u64); 3] = [(26, 171), (27, 134), (28, 148)];
+/// plan's total weight, on an Intel Xeon of 2020 (AVX-512), for the weights before 0.8.0,
+/// scaled by the ratio of the plans' total weights then and now (the same time for the
+/// whole count). Only the task cap depends on it; estimates and shards use weights
+/// relative to each other.
+const PICOS_PER_WEIGHT: [(u32, u64); 3] = [(26, 128), (27, 107), (28, 99)];
 
 impl Policy {
     /// The policy of the n x n board, from n = 26 on (tables built on demand; none below):
@@ -159,26 +163,35 @@ impl Policy {
 }
 
 /// What the weights of a unit's partitions are made from ([`super::weight`]'s
-/// `Plan::unit_parts`): a partition's work is its join, about its east half-boards times
-/// the square root of its west ones (the index is cut into buckets of a fixed size, so a
-/// query meets more of a larger side, but not in proportion), and a fixed part, reading its
-/// sides' quarter entries (each partition reads them all).
+/// `Plan::unit_parts`): a partition's work is its join, the pairs of a group of its index
+/// and a query that it tests, and a fixed part, reading its sides' quarter entries (each
+/// partition reads them all). Its join grows with its east half-boards, with its west
+/// ones to the power 3/4, and falls with what the cuts its index is built on prune
+/// ([`Pruning`]): more west half-boards get more cuts.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct UnitParts {
     /// The pairs of quarter entries of the unit's west side.
     pub(super) west_pairs: u64,
-    /// The whole unit's join: its east half-boards times the square root of its west ones
-    /// (estimated), in weight units.
+    /// The whole unit's join before its index's cuts: its east half-boards times its west
+    /// ones to the power 3/4 (estimated), in weight units.
     pub(super) join: u64,
     /// The work every partition does, in weight units.
     pub(super) fixed: u64,
     /// How many cuts' factors were worked out: the first `cuts` of `factors`.
     pub(super) cuts: u8,
     /// Per cut, in the order partitions take them: what a partition's join is multiplied
-    /// by when the cut is clear and when it is set, in 2^-32. Clear: the square root of the
-    /// west half-boards' odds of not holding it. Set: the square root of their odds of
-    /// holding it, times the east half-boards' odds of not holding it.
+    /// by when the cut is clear and when it is set, in 2^-32. Clear: the west half-boards'
+    /// odds of not holding it to the power 3/4. Set: their odds of holding it to the power
+    /// 3/4, times the east half-boards' odds of not holding it.
     pub(super) factors: [[u64; 2]; MAX_BITS as usize],
+    /// The unit's west half-boards (estimated), and per cut their odds of not holding it
+    /// and of holding it: a partition's west half-boards, which set its index's cuts.
+    pub(super) west: u64,
+    pub(super) west_odds: [[u64; 2]; MAX_BITS as usize],
+    /// Per cut: the share of the pairs of a west and an east half-board that do not both
+    /// hold it (one less the product of their odds of holding it), in 2^-32: what an index
+    /// cut on it leaves to test.
+    pub(super) pass: [u64; MAX_CUTS],
 }
 
 impl UnitParts {
@@ -187,11 +200,11 @@ impl UnitParts {
     /// product of each cut's two factors summed, and the fixed parts. Quick where the sum
     /// takes one weight per partition; the plan splits by the sum where this is near the cap.
     pub(super) fn total_about(&self, bits: u8) -> u64 {
-        let join = self.factors[..usize::from(bits.min(self.cuts))]
+        let bits = bits.min(self.cuts);
+        let pruned = self.mean_pruning(bits);
+        let join = self.factors[..usize::from(bits)]
             .iter()
-            .fold(u128::from(self.join), |join, f| {
-                (join * u128::from(f[0] + f[1])) >> 32
-            });
+            .fold(pruned, |join, f| (join * u128::from(f[0] + f[1])) >> 32);
         let join = u64::try_from(join - join / 1000).unwrap_or(u64::MAX);
         join.saturating_add(self.fixed << bits)
     }
@@ -200,7 +213,7 @@ impl UnitParts {
     fn heaviest(&self, bits: u8) -> u64 {
         let join = self.factors[..usize::from(bits)]
             .iter()
-            .fold(u128::from(self.join), |join, f| {
+            .fold(self.mean_pruning(bits), |join, f| {
                 (join * u128::from(f[0].max(f[1]))) >> 32
             });
         u64::try_from(join)
@@ -209,16 +222,107 @@ impl UnitParts {
     }
 }
 
+impl UnitParts {
+    /// The join times what the index of a partition of the average size prunes (quick:
+    /// for choosing the bits, where a partition's own is a few per cent off).
+    fn mean_pruning(&self, bits: u8) -> u128 {
+        let kept = Pruning::one(self, bits, self.west >> bits);
+        (u128::from(self.join) * u128::from(kept)) >> 32
+    }
+
+    /// The pass of the `hard`-th hard cut of a partition's index by `bits` cuts: the cuts
+    /// after the bits (one past the unit's: nothing pruned).
+    fn pass_of_hard_cut(&self, bits: u8, hard: usize) -> u64 {
+        let cut = usize::from(bits) + hard;
+        self.pass.get(cut).copied().unwrap_or(ONE)
+    }
+}
+
+/// What the index of a partition by `bits` cuts leaves of its join, by its west
+/// half-boards: `index.rs` cuts a piece of `w` of them on about `log2(w / BUCKET_TARGET)`
+/// cuts, the cuts after the partition's bits, the last [`SOFT_CUTS`] of them soft (left
+/// out here), and each hard cut leaves its share of the pairs ([`UnitParts::pass`]).
+/// Between whole numbers of cuts, the share is interpolated. To the power 3/4: fitted with
+/// the west side's power to the work of 161 partitions of n = 27 (the pairs of a group
+/// and a query they tested, `Index::work`, which left their time 1.5 times between the
+/// least and the most with the entries they read), from the plan's estimates: the time
+/// per weight's log then varied with a standard deviation of 0.16 (2.3 times from the
+/// least to the most), against 0.25 (6.4 times) for `E sqrt(W)` and the cuts' factors
+/// alone.
+pub(super) struct Pruning {
+    /// `kept[k]`: what an index of `k` cuts leaves, in 2^-32, to the power 3/4.
+    kept: [u64; MAX_CUTS + 1],
+}
+
+impl Pruning {
+    pub(super) fn new(unit: &UnitParts, bits: u8) -> Pruning {
+        let mut kept = [ONE; MAX_CUTS + 1];
+        let mut product = ONE;
+        for (k, kept) in kept.iter_mut().enumerate().skip(SOFT_CUTS + 1) {
+            product = times(product, unit.pass_of_hard_cut(bits, k - SOFT_CUTS - 1));
+            *kept = three_quarters(product);
+        }
+        Pruning { kept }
+    }
+
+    /// What an index of `west` half-boards leaves, in 2^-32.
+    #[inline]
+    pub(super) fn at(&self, west: u64) -> u64 {
+        interpolate(west, |k| self.kept[k])
+    }
+
+    /// What an index of `west` half-boards leaves of a partition of `unit` by `bits` cuts,
+    /// worked out for it alone (quicker than the table for one partition).
+    fn one(unit: &UnitParts, bits: u8, west: u64) -> u64 {
+        let kept = |k: usize| {
+            let hard = k.saturating_sub(SOFT_CUTS);
+            let product = (0..hard).fold(ONE, |p, cut| times(p, unit.pass_of_hard_cut(bits, cut)));
+            three_quarters(product)
+        };
+        interpolate(west, kept)
+    }
+}
+
+/// What an index of `west` half-boards keeps, from `kept(k)`, what one of `k` cuts keeps:
+/// `index.rs` gives it `k` cuts where it has `2^k` buckets of [`BUCKET_TARGET`] to
+/// `2^(k + 1)`, and in between the share is interpolated (`kept` never grows with `k`).
+#[inline(always)]
+fn interpolate(west: u64, kept: impl Fn(usize) -> u64) -> u64 {
+    let buckets = west / BUCKET_TARGET as u64;
+    if buckets <= 1 {
+        return kept(0);
+    }
+    let k = (63 - buckets.leading_zeros()) as usize;
+    if k >= MAX_CUTS {
+        return kept(MAX_CUTS);
+    }
+    // How far past 2^k buckets, in 2^-32 (below 2^21 buckets here: in 64 bits).
+    let t = ((buckets << 32) >> k) - ONE;
+    let (low, high) = (kept(k), kept(k + 1));
+    low - times(low - high, t)
+}
+
+/// Odds in 2^-32 to the power 3/4, in floating point: exact to the rounding IEEE 754 fixes
+/// for square roots, so every machine deals the same shards.
+pub(super) fn three_quarters(odds: u64) -> u64 {
+    let root = (odds as f64 / ONE as f64).sqrt();
+    (root * root.sqrt() * ONE as f64) as u64
+}
+
 /// The weights of a unit's partitions by its first `bits` cuts, each the product of one
-/// factor per cut: worked out in two tables, the low six cuts' products and the rest's, so
-/// that a partition's weight is two lookups and two multiplications (n = 28 has billions of
-/// partitions).
+/// factor per cut: worked out in two tables, the low six cuts' products (times the join)
+/// and the rest's, so that a partition's join is two lookups and a multiplication, and
+/// its west half-boards likewise, for what its index prunes ([`Pruning::at`]): n = 28 has
+/// billions of partitions.
 pub(super) struct Shares {
-    join: u64,
     fixed: u64,
     low: [u64; 64],
     high: [u64; 64],
     low_bits: u8,
+    /// The west half-boards' shares, likewise (times the unit's west half-boards).
+    west_low: [u64; 64],
+    west_high: [u64; 64],
+    pruning: Pruning,
 }
 
 impl Shares {
@@ -227,35 +331,41 @@ impl Shares {
         let bits = bits.min(unit.cuts);
         let low_bits = bits.min(6);
         // Doubling, cut by cut: the products with the cut clear, then with it set.
-        let products = |cuts: &[[u64; 2]]| {
+        let products = |start: u64, cuts: &[[u64; 2]]| {
             let mut table = [0u64; 64];
-            table[0] = ONE;
+            table[0] = start;
             for (i, f) in cuts.iter().enumerate() {
                 for value in 0..1usize << i {
-                    let product = u128::from(table[value]);
-                    table[value | 1 << i] = ((product * u128::from(f[1])) >> 32) as u64;
-                    table[value] = ((product * u128::from(f[0])) >> 32) as u64;
+                    let product = table[value];
+                    table[value | 1 << i] = times(product, f[1]);
+                    table[value] = times(product, f[0]);
                 }
             }
             table
         };
-        let cuts = &unit.factors[..usize::from(bits)];
+        let (cuts, odds) = (&unit.factors[..usize::from(bits)], &unit.west_odds);
+        let (low, high) = (usize::from(low_bits), usize::from(bits));
         Shares {
-            join: unit.join,
             fixed: unit.fixed,
-            low: products(&cuts[..usize::from(low_bits)]),
-            high: products(&cuts[usize::from(low_bits)..]),
+            low: products(unit.join, &cuts[..low]),
+            high: products(ONE, &cuts[low..]),
             low_bits,
+            west_low: products(unit.west, &odds[..low]),
+            west_high: products(ONE, &odds[low..high]),
+            pruning: Pruning::new(unit, bits),
         }
     }
 
     /// The weight of partition `value` (at least 1).
+    #[inline]
     pub(super) fn of(&self, value: u32) -> u64 {
-        let low = self.low[(value & ((1 << self.low_bits) - 1)) as usize];
-        let high = self.high[(value >> self.low_bits) as usize];
-        let join = (((u128::from(self.join) * u128::from(low)) >> 32) * u128::from(high)) >> 32;
-        u64::try_from(join)
-            .unwrap_or(u64::MAX)
+        let (low, high) = (
+            (value & ((1 << self.low_bits) - 1)) as usize,
+            (value >> self.low_bits) as usize,
+        );
+        let west = times(self.west_low[low], self.west_high[high]);
+        let join = times(self.low[low], self.high[high]);
+        times(join, self.pruning.at(west))
             .saturating_add(self.fixed)
             .max(1)
     }
@@ -343,7 +453,52 @@ mod tests {
         for (cut, f) in unit.factors.iter_mut().enumerate() {
             *f = factors[cut % 2];
         }
+        // Indexes that prune nothing: a partition's weight is its share of the join.
+        unit.pass = [ONE; MAX_CUTS];
         unit
+    }
+
+    /// What an index keeps of a partition's join falls with the west half-boards it is
+    /// built on: past its soft cuts, each power of two adds a hard cut, the next after the
+    /// partition's bits, and its share of the pairs; between powers of two it is
+    /// interpolated. A partition's weight is its join's share times what its own west
+    /// half-boards' index keeps.
+    #[test]
+    fn an_index_of_more_west_half_boards_keeps_less_of_the_join() {
+        let mut unit = unit_with(1 << 40, 5, [[ONE / 2; 2]; 2]);
+        unit.pass = [ONE / 2; MAX_CUTS];
+        unit.pass[3] = ONE / 4;
+        let pruning = Pruning::new(&unit, 2);
+        let bucket = BUCKET_TARGET as u64;
+        let kept = |west: u64| pruning.at(west) as f64 / ONE as f64;
+        let near = |a: f64, b: f64| (a - b).abs() < 1e-6;
+        // Up to SOFT_CUTS cuts, all soft: nothing pruned.
+        assert_eq!(kept(0), 1.0);
+        assert_eq!(kept(bucket << SOFT_CUTS), 1.0);
+        // One hard cut (cut 2, the first after the bits), then two (cuts 2 and 3).
+        let (one, two) = (0.5f64.powf(0.75), 0.125f64.powf(0.75));
+        assert!(near(kept(bucket * 8), one), "{}", kept(bucket * 8));
+        assert!(near(kept(bucket * 16), two));
+        assert!(near(kept(bucket * 12), (one + two) / 2.0));
+        let mut last = ONE;
+        for west in (0..60).map(|i| (bucket << (i / 3)) + (i % 3) * (bucket << (i / 3)) / 3) {
+            assert!(pruning.at(west) <= last, "{west}");
+            last = pruning.at(west);
+        }
+        // Past every cut: all 18 hard ones after the bits (cut 3 a quarter, the rest halves).
+        assert!(near(kept(u64::MAX), 0.5f64.powi(19).powf(0.75)));
+        // Two partitions by one cut, each of half the west half-boards: 8 buckets each.
+        unit.west = bucket * 16;
+        unit.west_odds[0] = [ONE / 2, ONE / 2];
+        let shares = Shares::new(&unit, 1);
+        let join = (1u64 << 40) as f64 / 2.0 * Pruning::new(&unit, 1).at(bucket * 8) as f64;
+        for value in 0..2 {
+            let weight = (shares.of(value) - 5) as f64;
+            assert!(
+                (weight - join / ONE as f64).abs() < 2e-6 * weight,
+                "{value}"
+            );
+        }
     }
 
     /// A partition weighs its unit's join times its cuts' factors, plus the fixed part: the

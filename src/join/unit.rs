@@ -502,6 +502,29 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// The work of part `part` of task `index`: the pairs of a group and a query its count
+    /// would test ([`Sampler::weigh`]) over every pair of pieces, and its west pieces; for
+    /// fitting weights to.
+    #[doc(hidden)]
+    pub fn part_work(&self, index: usize, part: usize) -> (u64, usize) {
+        let table = self.table();
+        let (unit, partition) = self.work(index, part);
+        let west_rows = self.units[unit];
+        let clock = || Duration::ZERO;
+        let mut pieces = Sampler::pieces(&clock);
+        self.count_here(table, west_rows, partition, Some(&mut pieces));
+        let work = (0..pieces.west_pieces.max(1))
+            .map(|west| {
+                let mut weighed = Sampler::weigh(&clock, west);
+                self.count_here(table, west_rows, partition, Some(&mut weighed));
+                weighed.east_work.iter().sum::<u64>()
+            })
+            .sum();
+        (work, pieces.west_pieces)
+    }
+}
+
 /// The share of a piece's odds in [`draw`] that is the same for every piece: it keeps the
 /// odds of a small or empty piece (whose time is not nothing: every east piece is still
 /// queried against an empty west one) from reaching zero, and so the time divided by them
@@ -637,6 +660,30 @@ mod tests {
                 }
             }
             assert!(many > 0, "n = {n}: no unit of many pieces");
+        }
+    }
+
+    /// A part's work (`Plan::part_work`, what the weights are fitted to) is the tests of a
+    /// group against a query over all its pairs of pieces: each solution is a west and an
+    /// east half-board found by one test of the west one's group, which finds at most 512
+    /// (each counted up to its layout's multiplicity, at most 8 orbits of 8), so a part's solutions bound
+    /// its work from below.
+    #[test]
+    fn a_part_s_work_bounds_its_solutions() {
+        for n in [13, 14] {
+            let plan = Plan::new(n, 8).with_piece(64);
+            let mut many = 0;
+            for index in (0..plan.len()).step_by(5) {
+                let solutions = plan.run_part(index, 0);
+                let (work, west_pieces) = plan.part_work(index, 0);
+                assert!(
+                    solutions <= u128::from(work) * 512 * 64,
+                    "n = {n}, task {index}: {solutions} solutions, work {work}"
+                );
+                assert!(solutions == 0 || work > 0, "n = {n}, task {index}");
+                many += usize::from(west_pieces > 1);
+            }
+            assert!(many > 0, "n = {n}: no part of many west pieces");
         }
     }
 }

@@ -8,9 +8,10 @@ use super::half::{Cursor, Part, Place, Side};
 use super::holds::board_rows;
 use super::layout::jobs_of;
 use super::odds::{Odds, SideOdds};
-use super::partition::{MAX_BITS, ONE, Policy, UnitParts, times};
+use super::partition::{MAX_BITS, ONE, Policy, UnitParts, three_quarters, times};
 use super::plan::{Plan, Table};
 use super::shape::{Diagonals, Shape};
+use super::squeeze::MAX_CUTS;
 
 impl Plan {
     /// The pairs of quarter entries of the west side of the unit on `west_rows`, and the
@@ -84,13 +85,11 @@ impl Plan {
 
     /// What the weights of the partitions of the unit on `west_rows` are made from, for
     /// plans that partition units (from n = 26): its estimated half-boards (`H_W` west,
-    /// `H_E` east, [`SideOdds::halves`]) make its join `H_E sqrt(H_W)`, each cut's odds of
-    /// being held ([`super::holds`]) the factors of a partition's share of it, and the
-    /// quarter entries its sides read, [`ENTRY_WEIGHT`] each, the work every partition
-    /// does. Fitted to 256 parts drawn by weight at n = 26 to 28 and timed whole, against
-    /// their partitions' real half-boards: with the real sizes `E sqrt(W)` and the entries
-    /// left 1.8 to 3.5 times between the least and the most time per weight.
-    /// With a `policy`, only the cuts it may need ([`Policy::cuts_for`]); without, all.
+    /// `H_E` east, [`SideOdds::halves`]) make its join `H_E H_W^(3/4) / 4`, each cut's odds
+    /// of being held ([`super::holds`]) the factors of a partition's share of it and what
+    /// its index prunes ([`super::partition::Pruning`]), and the quarter entries its sides
+    /// read, [`ENTRY_WEIGHT`] each, the work every partition does. With a `policy`, the
+    /// factors of only the cuts it may need ([`Policy::cuts_for`]); without, all.
     pub(super) fn unit_parts(
         &self,
         table: &Table,
@@ -98,48 +97,46 @@ impl Plan {
         policy: Option<&Policy>,
     ) -> UnitParts {
         let mut unit = UnitParts::default();
-        let (mut west, mut east, mut entries) = (0u64, 0u64, 0u64);
-        let mut west_held = [0u64; MAX_BITS as usize];
-        // Per cut: the east sides' half-boards times their odds of not holding it.
-        let mut east_clear = [0u64; MAX_BITS as usize];
+        let usable = CutPlan::new(self.shape).usable;
+        let (mut east, mut entries) = (0u64, 0u64);
+        let mut west_held = [0u64; MAX_CUTS];
+        // Per cut: the east sides' half-boards times their odds of holding it.
+        let mut east_held = [0u128; MAX_CUTS];
         self.each_side(west_rows, |place, odds, is_east| {
             let pairs = self.side_pairs(table, place);
             let halves = times(odds.halves(place, pairs), odds.ramp(place));
             let rows = board_rows(self.shape, place);
             entries = entries.saturating_add(table.entries_on(self.shape.h, place));
-            // The west side comes first: it sets how many cuts are worked out.
-            let cuts = usize::from(unit.cuts);
+            let holds = odds.cuts.holds(rows);
             if is_east {
                 east = east.saturating_add(halves);
-                for (cut, clear) in east_clear.iter_mut().enumerate().take(cuts) {
-                    *clear = clear.saturating_add(times(halves, ONE - odds.cuts.hold(rows, cut)));
+                for (sum, held) in east_held.iter_mut().zip(holds) {
+                    *sum += u128::from(halves) * u128::from(held);
                 }
             } else {
-                (unit.west_pairs, west) = (pairs, halves);
+                (unit.west_pairs, unit.west) = (pairs, halves);
                 unit.cuts = policy.map_or(MAX_BITS, |policy| policy.cuts_for(pairs));
-                for (cut, held) in west_held
-                    .iter_mut()
-                    .enumerate()
-                    .take(usize::from(unit.cuts))
-                {
-                    *held = odds.cuts.hold(rows, cut);
-                }
+                west_held = holds;
             }
         });
-        for (cut, factors) in unit
-            .factors
-            .iter_mut()
-            .enumerate()
-            .take(usize::from(unit.cuts))
-        {
-            let held = west_held[cut];
+        for cut in 0..MAX_CUTS {
+            let west = west_held[cut];
             // The east odds averaged over the layouts, weighted by their half-boards.
-            let clear = (u128::from(east_clear[cut]) << 32) / u128::from(east.max(1));
-            let set = (u128::from(root(held)) * clear.min(u128::from(ONE))) >> 32;
-            *factors = [root(ONE - held), set as u64];
+            let held = (east_held[cut] / u128::from(east.max(1))).min(u128::from(ONE)) as u64;
+            unit.pass[cut] = if cut < usable {
+                ONE - times(west, held)
+            } else {
+                ONE
+            };
+            if cut < usize::from(unit.cuts) {
+                let set = times(three_quarters(west), ONE - held);
+                unit.factors[cut] = [three_quarters(ONE - west), set];
+                unit.west_odds[cut] = [ONE - west, west];
+            }
         }
-        let join = u128::from(east) * u128::from(west.isqrt());
-        unit.join = u64::try_from(join).unwrap_or(u64::MAX);
+        let west = unit.west as f64;
+        let join = east as f64 * (west.sqrt() * west.sqrt().sqrt()) / 4.0;
+        unit.join = join as u64;
         unit.fixed = entries.saturating_mul(ENTRY_WEIGHT);
         unit
     }
@@ -184,6 +181,35 @@ impl Plan {
             sizes.entries += table.entries_on(h, place);
         });
         sizes
+    }
+
+    /// The odds that the west half-boards of the unit of part `part` of task `index` hold
+    /// each cut, and its east ones (their sides' odds averaged by their estimated
+    /// half-boards), in 2^-32: for fitting weights to.
+    #[doc(hidden)]
+    pub fn part_odds(&self, index: usize, part: usize) -> [Vec<u64>; 2] {
+        let west_rows = self.west_rows(index, part);
+        let usable = CutPlan::new(self.shape).usable;
+        let table = self.table();
+        let (mut west, mut east, mut halves) = (vec![0; usable], vec![0u128; usable], 0u128);
+        self.each_side(west_rows, |place, odds, is_east| {
+            let rows = board_rows(self.shape, place);
+            let h = times(
+                odds.halves(place, self.side_pairs(table, place)),
+                odds.ramp(place),
+            );
+            for cut in 0..usable {
+                let held = odds.cuts.hold(rows, cut);
+                if is_east {
+                    east[cut] += u128::from(h) * u128::from(held);
+                } else {
+                    west[cut] = held;
+                }
+            }
+            halves += u128::from(h) * u128::from(is_east);
+        });
+        let east = east.iter().map(|&e| (e / halves.max(1)) as u64).collect();
+        [west, east]
     }
 
     /// The pairs of quarter entries of a side: the exact bound from the whole table, an
@@ -236,17 +262,10 @@ impl Plan {
 }
 
 /// The weight of reading one quarter entry, in the units of a partition's join
-/// ([`Plan::unit_parts`]): fitted with it (the least squares of the logs of time per weight
-/// at n = 26 to 28 put it at 41; each entry is placed, checked against the placed queens and
-/// filtered by the partition's bits).
-pub(super) const ENTRY_WEIGHT: u64 = 40;
-
-/// The square root of odds in 2^-32, likewise: in floating point, which is exact to the
-/// rounding IEEE 754 fixes (every machine deals the same shards), and quick (n = 28's plan
-/// takes 24 of them for each of ten million units).
-fn root(odds: u64) -> u64 {
-    (odds as f64 * ONE as f64).sqrt() as u64
-}
+/// ([`Plan::unit_parts`]): fitted with it (the least squares of time per weight over 161
+/// partitions of n = 27 put it at 19; each entry is placed, checked against the placed
+/// queens and filtered by the partition's bits).
+pub(super) const ENTRY_WEIGHT: u64 = 19;
 
 /// One partition's sizes, made and estimated ([`Plan::part_sizes`]).
 #[doc(hidden)]
