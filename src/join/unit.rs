@@ -666,8 +666,8 @@ mod tests {
     /// A part's work (`Plan::part_work`, what the weights are fitted to) is the tests of a
     /// group against a query over all its pairs of pieces: each solution is a west and an
     /// east half-board found by one test of the west one's group, which finds at most 512
-    /// (each counted up to its layout's multiplicity, at most 8 orbits of 8), so a part's solutions bound
-    /// its work from below.
+    /// (each counted up to its layout's multiplicity, at most 8 orbits of 8), so a part's
+    /// solutions bound its work from below.
     #[test]
     fn a_part_s_work_bounds_its_solutions() {
         for n in [13, 14] {
