@@ -104,11 +104,6 @@ impl CutOdds {
         }
         held
     }
-
-    /// The odds of cut `cut` alone ([`CutOdds::holds`]).
-    pub(super) fn hold(&self, rows: u64, cut: usize) -> u64 {
-        self.holds(rows)[cut]
-    }
 }
 
 /// The board rows of the side at `place`: its north rows, then its south ones from `far`.
@@ -176,7 +171,7 @@ mod tests {
                     for (i, &bit) in positions.iter().enumerate() {
                         let holding = out.iter().filter(|&&p| p >> bit & 1 == 1).count();
                         let real = (holding as f64 / out.len() as f64).max(0.01);
-                        let held = side_odds.cuts.hold(board_rows(plan.shape, place), i);
+                        let held = side_odds.cuts.holds(board_rows(plan.shape, place))[i];
                         let estimate = (held as f64 / ONE as f64).max(0.01);
                         let error = (estimate / real).ln();
                         let s = &mut stats[i + 8 * usize::from(east)];

@@ -130,10 +130,9 @@ impl Policy {
         Some(bits)
     }
 
-    /// How many cuts' odds a unit whose west side has `west_pairs` pairs of quarter entries
-    /// needs worked out: the bits its size asks for and two more, for the cap (working out
-    /// all of them made n = 27's plan twice as slow; a unit that needs more is worked out
-    /// again).
+    /// How many cuts' factors a unit whose west side has `west_pairs` pairs of quarter
+    /// entries needs worked out: the bits its size asks for and two more, for the cap (a
+    /// unit that needs more is worked out again).
     pub(super) fn cuts_for(&self, west_pairs: u64) -> u8 {
         let mut bits = 0u8;
         while bits < MAX_BITS && west_pairs >> bits > self.partition_pairs {
@@ -188,10 +187,9 @@ pub(super) struct UnitParts {
     /// and of holding it: a partition's west half-boards, which set its index's cuts.
     pub(super) west: u64,
     pub(super) west_odds: [[u64; 2]; MAX_BITS as usize],
-    /// Per cut: the share of the pairs of a west and an east half-board that do not both
-    /// hold it (one less the product of their odds of holding it), in 2^-32: what an index
-    /// cut on it leaves to test.
-    pub(super) pass: [u64; MAX_CUTS],
+    /// Per cut: the odds that the west half-boards hold it, and the east ones (their sides'
+    /// odds averaged by their estimated half-boards), in 2^-32 (none past the usable cuts).
+    pub(super) held: [[u64; MAX_CUTS]; 2],
 }
 
 impl UnitParts {
@@ -230,18 +228,20 @@ impl UnitParts {
         (u128::from(self.join) * u128::from(kept)) >> 32
     }
 
-    /// The pass of the `hard`-th hard cut of a partition's index by `bits` cuts: the cuts
-    /// after the bits (one past the unit's: nothing pruned).
+    /// The share of the pairs of a west and an east half-board that the `hard`-th hard cut
+    /// of a partition's index by `bits` cuts leaves to test: those that do not both hold
+    /// it (a cut past the unit's leaves them all).
     fn pass_of_hard_cut(&self, bits: u8, hard: usize) -> u64 {
         let cut = usize::from(bits) + hard;
-        self.pass.get(cut).copied().unwrap_or(ONE)
+        let [west, east] = self.held.map(|side| side.get(cut).copied().unwrap_or(0));
+        ONE - times(west, east)
     }
 }
 
 /// What the index of a partition by `bits` cuts leaves of its join, by its west
 /// half-boards: `index.rs` cuts a piece of `w` of them on about `log2(w / BUCKET_TARGET)`
 /// cuts, the cuts after the partition's bits, the last [`SOFT_CUTS`] of them soft (left
-/// out here), and each hard cut leaves its share of the pairs ([`UnitParts::pass`]).
+/// out here), and each hard cut leaves its share of the pairs (`UnitParts::pass_of_hard_cut`).
 /// Between whole numbers of cuts, the share is interpolated. To the power 3/4: fitted with
 /// the west side's power to the work of 161 partitions of n = 27 (the pairs of a group
 /// and a query they tested, `Index::work`, which left their time 1.5 times between the
@@ -453,8 +453,8 @@ mod tests {
         for (cut, f) in unit.factors.iter_mut().enumerate() {
             *f = factors[cut % 2];
         }
-        // Indexes that prune nothing: a partition's weight is its share of the join.
-        unit.pass = [ONE; MAX_CUTS];
+        // Indexes that prune nothing (the default odds: no cut held): a partition's weight
+        // is its share of the join.
         unit
     }
 
@@ -466,8 +466,10 @@ mod tests {
     #[test]
     fn an_index_of_more_west_half_boards_keeps_less_of_the_join() {
         let mut unit = unit_with(1 << 40, 5, [[ONE / 2; 2]; 2]);
-        unit.pass = [ONE / 2; MAX_CUTS];
-        unit.pass[3] = ONE / 4;
+        // Every cut leaves half the pairs (held by every east half-board and half the west
+        // ones), cut 3 a quarter.
+        unit.held = [[ONE / 2; MAX_CUTS], [ONE; MAX_CUTS]];
+        unit.held[0][3] = ONE * 3 / 4;
         let pruning = Pruning::new(&unit, 2);
         let bucket = BUCKET_TARGET as u64;
         let kept = |west: u64| pruning.at(west) as f64 / ONE as f64;

@@ -97,7 +97,6 @@ impl Plan {
         policy: Option<&Policy>,
     ) -> UnitParts {
         let mut unit = UnitParts::default();
-        let usable = CutPlan::new(self.shape).usable;
         let (mut east, mut entries) = (0u64, 0u64);
         let mut west_held = [0u64; MAX_CUTS];
         // Per cut: the east sides' half-boards times their odds of holding it.
@@ -123,11 +122,8 @@ impl Plan {
             let west = west_held[cut];
             // The east odds averaged over the layouts, weighted by their half-boards.
             let held = (east_held[cut] / u128::from(east.max(1))).min(u128::from(ONE)) as u64;
-            unit.pass[cut] = if cut < usable {
-                ONE - times(west, held)
-            } else {
-                ONE
-            };
+            unit.held[0][cut] = west;
+            unit.held[1][cut] = held;
             if cut < usize::from(unit.cuts) {
                 let set = times(three_quarters(west), ONE - held);
                 unit.factors[cut] = [three_quarters(ONE - west), set];
@@ -161,8 +157,9 @@ impl Plan {
             let pairs = self.side_pairs(table, place);
             let estimate = times(odds.halves(place, pairs), odds.ramp(place));
             let rows = board_rows(self.shape, place);
+            let holds = odds.cuts.holds(rows);
             let share = (0..bits).fold(ONE, |share, cut| {
-                let held = odds.cuts.hold(rows, cut);
+                let held = holds[cut];
                 match (east, partition.value >> cut & 1 == 1) {
                     (false, true) => times(share, held),
                     (false, false) | (true, true) => times(share, ONE - held),
@@ -185,31 +182,13 @@ impl Plan {
 
     /// The odds that the west half-boards of the unit of part `part` of task `index` hold
     /// each cut, and its east ones (their sides' odds averaged by their estimated
-    /// half-boards), in 2^-32: for fitting weights to.
+    /// half-boards), in 2^-32: what its weight used ([`Plan::unit_parts`]), for fitting
+    /// weights to.
     #[doc(hidden)]
     pub fn part_odds(&self, index: usize, part: usize) -> [Vec<u64>; 2] {
-        let west_rows = self.west_rows(index, part);
+        let unit = self.unit_parts(self.table(), self.west_rows(index, part), None);
         let usable = CutPlan::new(self.shape).usable;
-        let table = self.table();
-        let (mut west, mut east, mut halves) = (vec![0; usable], vec![0u128; usable], 0u128);
-        self.each_side(west_rows, |place, odds, is_east| {
-            let rows = board_rows(self.shape, place);
-            let h = times(
-                odds.halves(place, self.side_pairs(table, place)),
-                odds.ramp(place),
-            );
-            for cut in 0..usable {
-                let held = odds.cuts.hold(rows, cut);
-                if is_east {
-                    east[cut] += u128::from(h) * u128::from(held);
-                } else {
-                    west[cut] = held;
-                }
-            }
-            halves += u128::from(h) * u128::from(is_east);
-        });
-        let east = east.iter().map(|&e| (e / halves.max(1)) as u64).collect();
-        [west, east]
+        unit.held.map(|side| side[..usable].to_vec())
     }
 
     /// The pairs of quarter entries of a side: the exact bound from the whole table, an
