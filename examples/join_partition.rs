@@ -410,7 +410,7 @@ fn stdin_parts() -> Vec<(usize, usize)> {
 fn sizes(n: u32) {
     let plan = Plan::new(n, 14);
     println!(
-        "task\tpart\tvalue\twest\teast\twest_est\teast_est\tentries\twest_plain\teast_plain\twork\twest_pieces\twest_odds\teast_odds"
+        "task\tpart\tvalue\twest\teast\twest_est\teast_est\tentries\twest_plain\teast_plain\twork\twest_pieces\twest_odds\teast_odds\twest_apart"
     );
     for (i, part) in stdin_parts() {
         let s = plan.part_sizes(i, part);
@@ -423,7 +423,7 @@ fn sizes(n: u32) {
                 .join(",")
         });
         println!(
-            "{i}\t{part}\t{value}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{work}\t{west_pieces}\t{}\t{}",
+            "{i}\t{part}\t{value}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{work}\t{west_pieces}\t{}\t{}\t{}",
             s.west,
             s.east,
             s.west_estimate,
@@ -432,7 +432,8 @@ fn sizes(n: u32) {
             s.without_ramp[0],
             s.without_ramp[1],
             odds[0],
-            odds[1]
+            odds[1],
+            s.west_apart
         );
     }
 }

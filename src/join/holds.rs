@@ -11,7 +11,7 @@
 
 use super::cuts::CutPlan;
 use super::half::Place;
-use super::partition::ONE;
+use super::partition::{MAX_BITS, ONE};
 use super::shape::{Diagonals, Shape};
 use super::squeeze::MAX_CUTS;
 
@@ -27,8 +27,24 @@ pub(super) struct CutOdds {
     /// at a time, by a popcount per class of rows of equal odds, took most of the plan's
     /// time.
     rows: Vec<[u64; MAX_CUTS]>,
+    /// Per board row: the side's column (from 0) where it meets each of the partitions'
+    /// cuts on a free square ([`NO_SQUARE`] elsewhere), for the odds of their patterns
+    /// ([`super::patterns`]).
+    columns: Vec<[u8; MAX_BITS as usize]>,
     /// The cuts the placed queens hold (bit `i` for cut `i`): always held.
-    placed: u32,
+    pub(super) placed: u32,
+}
+
+/// A row that meets a cut on none of its free squares.
+const NO_SQUARE: u8 = u8::MAX;
+
+/// The squares of a board row on the first cuts, for [`super::patterns`]: the cuts each
+/// stands on (bit `i` for cut `i`: one or two, a diagonal of each direction), and the odds
+/// of the row's queen standing on any one of its free squares, in 2^-32.
+pub(super) struct RowSquares {
+    pub(super) cuts: [u32; MAX_BITS as usize],
+    pub(super) len: usize,
+    pub(super) odds: u64,
 }
 
 impl CutOdds {
@@ -44,6 +60,7 @@ impl CutOdds {
         let len = shape.shared();
         let mut odds = CutOdds {
             rows: vec![[0; MAX_CUTS]; n as usize],
+            columns: vec![[NO_SQUARE; MAX_BITS as usize]; n as usize],
             placed: 0,
         };
         let cut_plan = CutPlan::new(shape);
@@ -75,9 +92,37 @@ impl CutOdds {
                 }
                 let squares = free_squares(shape, columns, first_column, blocked, r);
                 odds.rows[r as usize][i] = ONE / squares;
+                if let Some(at) = odds.columns[r as usize].get_mut(i) {
+                    *at = c as u8;
+                }
             }
         }
         odds
+    }
+
+    /// The squares of board row `row` on the first `bits` cuts (at most [`MAX_BITS`]).
+    pub(super) fn squares(&self, row: usize, bits: u8) -> RowSquares {
+        let mut squares = RowSquares {
+            cuts: [0; MAX_BITS as usize],
+            len: 0,
+            odds: 0,
+        };
+        // Columns already listed, and where.
+        let mut at = [NO_SQUARE; 32];
+        let columns = &self.columns[row][..usize::from(bits.min(MAX_BITS))];
+        for (cut, &column) in columns.iter().enumerate() {
+            if column == NO_SQUARE {
+                continue;
+            }
+            let slot = &mut at[usize::from(column)];
+            if *slot == NO_SQUARE {
+                *slot = squares.len as u8;
+                squares.len += 1;
+            }
+            squares.cuts[usize::from(*slot)] |= 1 << cut;
+            squares.odds = self.rows[row][cut];
+        }
+        squares
     }
 
     /// The odds that a half-board of the side on board rows `rows` (north rows, then south

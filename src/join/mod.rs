@@ -46,6 +46,7 @@ mod layout;
 mod memory;
 mod odds;
 mod partition;
+mod patterns;
 mod plan;
 mod quarter;
 mod shape;

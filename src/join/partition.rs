@@ -79,18 +79,18 @@ pub struct Policy {
 }
 
 /// The core-time a task is held to where it can, in nanoseconds: three minutes, so that with
-/// the weights' errors (a part's time per unit of weight varied 3.3 to 3.5 times between the
-/// least and the most of the parts `--estimate` timed at n = 26 and 27, 7.6 times at 28,
-/// the middle 90 % within 1.8 to 2.0 times) no task takes much more than ten.
+/// the weights' errors (a part's time per unit of weight varied 3.1, 6.8 and 2.8 times
+/// between the least and the most of the parts `--estimate` timed at n = 26, 27 and 28,
+/// the middle 90 % within 1.9 to 2.0 times) no task takes much more than ten.
 pub const TASK_NANOS: u64 = 180_000_000_000;
 
 /// Picoseconds of one core per unit of the weight at n = 26, 27 and 28 (partitions'
 /// weights, [`UnitParts`]): the core-seconds `count N --estimate -j 1` predicted, over the
 /// plan's total weight, on an Intel Xeon of 2020 (AVX-512), for the weights before 0.8.0,
-/// scaled by the ratio of the plans' total weights then and now (the same time for the
-/// whole count). Only the task cap depends on it; estimates and shards use weights
+/// scaled at each change of the weights since (0.8.0, 0.9.0) by the ratio of the plans'
+/// total weights before and after (the same time for the whole count). Only the task cap depends on it; estimates and shards use weights
 /// relative to each other.
-const PICOS_PER_WEIGHT: [(u32, u64); 3] = [(26, 128), (27, 107), (28, 99)];
+const PICOS_PER_WEIGHT: [(u32, u64); 3] = [(26, 129), (27, 108), (28, 101)];
 
 impl Policy {
     /// The policy of the n x n board, from n = 26 on (tables built on demand; none below):
@@ -144,8 +144,7 @@ impl Policy {
     /// The runs of a unit's `2^bits` partitions that make its tasks, in order, each with its
     /// weight: a run grows while its weight stays within the cap (a partition over the cap
     /// is a run alone).
-    pub(super) fn runs(&self, unit: &UnitParts, bits: u8) -> Vec<(std::ops::Range<u32>, u64)> {
-        let shares = Shares::new(unit, bits);
+    pub(super) fn runs(&self, shares: &Shares, bits: u8) -> Vec<(std::ops::Range<u32>, u64)> {
         let mut runs = Vec::new();
         let (mut start, mut held) = (0u32, 0u64);
         for value in 0..1u32 << bits {
@@ -179,20 +178,32 @@ pub(super) struct UnitParts {
     /// How many cuts' factors were worked out: the first `cuts` of `factors`.
     pub(super) cuts: u8,
     /// Per cut, in the order partitions take them: what a partition's join is multiplied
-    /// by when the cut is clear and when it is set, in 2^-32. Clear: the west half-boards'
-    /// odds of not holding it to the power 3/4. Set: their odds of holding it to the power
-    /// 3/4, times the east half-boards' odds of not holding it.
+    /// by when the cut is clear and when it is set, in 2^-32, were the cuts held apart from
+    /// each other. Clear: the west half-boards' odds of not holding it to the power 3/4.
+    /// Set: their odds of holding it to the power 3/4, times the east half-boards' odds of
+    /// not holding it. Quick, for choosing a unit's bits ([`UnitParts::total_about`],
+    /// [`UnitParts::heaviest`]); its partitions' weights take the west odds of their
+    /// patterns whole ([`Shares`]).
     pub(super) factors: [[u64; 2]; MAX_BITS as usize],
-    /// The unit's west half-boards (estimated), and per cut their odds of not holding it
-    /// and of holding it: a partition's west half-boards, which set its index's cuts.
+    /// The unit's west half-boards (estimated).
     pub(super) west: u64,
-    pub(super) west_odds: [[u64; 2]; MAX_BITS as usize],
     /// Per cut: the odds that the west half-boards hold it, and the east ones (their sides'
     /// odds averaged by their estimated half-boards), in 2^-32 (none past the usable cuts).
     pub(super) held: [[u64; MAX_CUTS]; 2],
 }
 
 impl UnitParts {
+    /// Sets the odds that the unit's west half-boards hold cut `cut` and that its east ones
+    /// do (in 2^-32), and the cut's factors from them if they are worked out.
+    pub(super) fn set_odds(&mut self, cut: usize, west: u64, east: u64) {
+        self.held[0][cut] = west;
+        self.held[1][cut] = east;
+        if cut < usize::from(self.cuts) {
+            let set = times(three_quarters(west), ONE - east);
+            self.factors[cut] = [three_quarters(ONE - west), set];
+        }
+    }
+
     /// The weights of all its partitions by `bits` cuts summed, but for rounding (a
     /// thousandth less, about what each partition's rounding down takes): `join` times the
     /// product of each cut's two factors summed, and the fixed parts. Quick where the sum
@@ -224,8 +235,8 @@ impl UnitParts {
     /// The join times what the index of a partition of the average size prunes (quick:
     /// for choosing the bits, where a partition's own is a few per cent off).
     fn mean_pruning(&self, bits: u8) -> u128 {
-        let kept = Pruning::one(self, bits, self.west >> bits);
-        (u128::from(self.join) * u128::from(kept)) >> 32
+        let kept = Pruning::one(self, bits, (self.west >> bits) as f32);
+        (self.join as f64 * f64::from(kept)) as u128
     }
 
     /// The share of the pairs of a west and an east half-board that the `hard`-th hard cut
@@ -250,34 +261,34 @@ impl UnitParts {
 /// least to the most), against 0.25 (6.4 times) for `E sqrt(W)` and the cuts' factors
 /// alone.
 pub(super) struct Pruning {
-    /// `kept[k]`: what an index of `k` cuts leaves, in 2^-32, to the power 3/4.
-    kept: [u64; MAX_CUTS + 1],
+    /// `kept[k]`: what an index of `k` cuts leaves, to the power 3/4.
+    kept: [f32; MAX_CUTS + 1],
 }
 
 impl Pruning {
     pub(super) fn new(unit: &UnitParts, bits: u8) -> Pruning {
-        let mut kept = [ONE; MAX_CUTS + 1];
+        let mut kept = [1.0; MAX_CUTS + 1];
         let mut product = ONE;
         for (k, kept) in kept.iter_mut().enumerate().skip(SOFT_CUTS + 1) {
             product = times(product, unit.pass_of_hard_cut(bits, k - SOFT_CUTS - 1));
-            *kept = three_quarters(product);
+            *kept = odds_f32(three_quarters(product));
         }
         Pruning { kept }
     }
 
-    /// What an index of `west` half-boards leaves, in 2^-32.
+    /// What an index of `west` half-boards leaves.
     #[inline]
-    pub(super) fn at(&self, west: u64) -> u64 {
+    pub(super) fn at(&self, west: f32) -> f32 {
         interpolate(west, |k| self.kept[k])
     }
 
     /// What an index of `west` half-boards leaves of a partition of `unit` by `bits` cuts,
     /// worked out for it alone (quicker than the table for one partition).
-    fn one(unit: &UnitParts, bits: u8, west: u64) -> u64 {
+    fn one(unit: &UnitParts, bits: u8, west: f32) -> f32 {
         let kept = |k: usize| {
             let hard = k.saturating_sub(SOFT_CUTS);
             let product = (0..hard).fold(ONE, |p, cut| times(p, unit.pass_of_hard_cut(bits, cut)));
-            three_quarters(product)
+            odds_f32(three_quarters(product))
         };
         interpolate(west, kept)
     }
@@ -286,20 +297,26 @@ impl Pruning {
 /// What an index of `west` half-boards keeps, from `kept(k)`, what one of `k` cuts keeps:
 /// `index.rs` gives it `k` cuts where it has `2^k` buckets of [`BUCKET_TARGET`] to
 /// `2^(k + 1)`, and in between the share is interpolated (`kept` never grows with `k`).
+/// From the bits of the float: `k` its exponent, how far past `2^k` its mantissa (exact).
 #[inline(always)]
-fn interpolate(west: u64, kept: impl Fn(usize) -> u64) -> u64 {
-    let buckets = west / BUCKET_TARGET as u64;
-    if buckets <= 1 {
+fn interpolate(west: f32, kept: impl Fn(usize) -> f32) -> f32 {
+    let buckets = west / BUCKET_TARGET as f32;
+    if buckets.is_nan() || buckets < 2.0 {
         return kept(0);
     }
-    let k = (63 - buckets.leading_zeros()) as usize;
+    let bits = buckets.to_bits();
+    let k = ((bits >> 23) - 127) as usize;
     if k >= MAX_CUTS {
         return kept(MAX_CUTS);
     }
-    // How far past 2^k buckets, in 2^-32 (below 2^21 buckets here: in 64 bits).
-    let t = ((buckets << 32) >> k) - ONE;
+    let past = f32::from_bits(bits & 0x007f_ffff | 0x3f80_0000) - 1.0;
     let (low, high) = (kept(k), kept(k + 1));
-    low - times(low - high, t)
+    low - (low - high) * past
+}
+
+/// Odds in 2^-32 as a float.
+pub(super) fn odds_f32(odds: u64) -> f32 {
+    (odds as f64 / ONE as f64) as f32
 }
 
 /// Odds in 2^-32 to the power 3/4, in floating point: exact to the rounding IEEE 754 fixes
@@ -309,49 +326,51 @@ pub(super) fn three_quarters(odds: u64) -> u64 {
     (root * root.sqrt() * ONE as f64) as u64
 }
 
-/// The weights of a unit's partitions by its first `bits` cuts, each the product of one
-/// factor per cut: worked out in two tables, the low six cuts' products (times the join)
-/// and the rest's, so that a partition's join is two lookups and a multiplication, and
-/// its west half-boards likewise, for what its index prunes ([`Pruning::at`]): n = 28 has
-/// billions of partitions.
+/// The weights of a unit's partitions by its first `bits` cuts, worked out once for all of
+/// them (n = 28 has billions of partitions): per partition, its join and its west
+/// half-boards' odds, for what its index prunes ([`Pruning::at`]), so that a partition's
+/// weight is two lookups and a few multiplications.
 pub(super) struct Shares {
     fixed: u64,
-    low: [u64; 64],
-    high: [u64; 64],
-    low_bits: u8,
-    /// The west half-boards' shares, likewise (times the unit's west half-boards).
-    west_low: [u64; 64],
-    west_high: [u64; 64],
+    /// Per partition: its join before its index's cuts, in weight units: the unit's join
+    /// times its west half-boards' odds ([`super::patterns`]) to the power 3/4, and the
+    /// east half-boards' odds of holding none of its set bits (taken one by one).
+    join: Vec<f32>,
+    /// The unit's west half-boards, and per partition the odds of its pattern: its west
+    /// half-boards.
+    west: f32,
+    patterns: Vec<f32>,
     pruning: Pruning,
 }
 
 impl Shares {
-    /// The partitions' weights of `unit` split by `bits` cuts (at most the unit's cuts).
-    pub(super) fn new(unit: &UnitParts, bits: u8) -> Shares {
+    /// The partitions' weights of `unit` split by `bits` cuts (at most the unit's cuts),
+    /// from the odds of its west half-boards holding each pattern of them, `patterns`
+    /// (`2^bits` of them, [`super::patterns::west_patterns`]).
+    pub(super) fn new(unit: &UnitParts, bits: u8, mut patterns: Vec<f32>) -> Shares {
         let bits = bits.min(unit.cuts);
-        let low_bits = bits.min(6);
-        // Doubling, cut by cut: the products with the cut clear, then with it set.
-        let products = |start: u64, cuts: &[[u64; 2]]| {
-            let mut table = [0u64; 64];
-            table[0] = start;
-            for (i, f) in cuts.iter().enumerate() {
-                for value in 0..1usize << i {
-                    let product = table[value];
-                    table[value | 1 << i] = times(product, f[1]);
-                    table[value] = times(product, f[0]);
-                }
+        let size = 1usize << bits;
+        patterns.resize(size, 0.0);
+        // The east factors' products, doubling cut by cut: one for a clear bit, the odds of
+        // not holding it for a set one.
+        let mut join = vec![unit.join as f32; size];
+        for cut in 0..usize::from(bits) {
+            let clear = odds_f32(ONE - unit.held[1][cut]);
+            let (low, high) = join.split_at_mut(1 << cut);
+            for (high, low) in high[..1 << cut].iter_mut().zip(low.iter()) {
+                *high = low * clear;
             }
-            table
-        };
-        let (cuts, odds) = (&unit.factors[..usize::from(bits)], &unit.west_odds);
-        let (low, high) = (usize::from(low_bits), usize::from(bits));
+        }
+        // The west odds to the power 3/4: square roots, which IEEE 754 rounds exactly.
+        for (join, &odds) in join.iter_mut().zip(&patterns) {
+            let root = odds.sqrt();
+            *join *= root * root.sqrt();
+        }
         Shares {
             fixed: unit.fixed,
-            low: products(unit.join, &cuts[..low]),
-            high: products(ONE, &cuts[low..]),
-            low_bits,
-            west_low: products(unit.west, &odds[..low]),
-            west_high: products(ONE, &odds[low..high]),
+            join,
+            west: unit.west as f32,
+            patterns,
             pruning: Pruning::new(unit, bits),
         }
     }
@@ -359,13 +378,9 @@ impl Shares {
     /// The weight of partition `value` (at least 1).
     #[inline]
     pub(super) fn of(&self, value: u32) -> u64 {
-        let (low, high) = (
-            (value & ((1 << self.low_bits) - 1)) as usize,
-            (value >> self.low_bits) as usize,
-        );
-        let west = times(self.west_low[low], self.west_high[high]);
-        let join = times(self.low[low], self.high[high]);
-        times(join, self.pruning.at(west))
+        let value = value as usize;
+        let kept = self.pruning.at(self.west * self.patterns[value]);
+        ((self.join[value] * kept) as u64)
             .saturating_add(self.fixed)
             .max(1)
     }
@@ -441,8 +456,10 @@ mod tests {
         assert_eq!(next as usize, a.units.len());
     }
 
-    /// A unit with every cut's factors given, for the shares' tests.
-    fn unit_with(join: u64, fixed: u64, factors: [[u64; 2]; 2]) -> UnitParts {
+    /// A unit whose every cut is held by its west and east half-boards with the odds given
+    /// (even cuts the first pair, odd ones the second), for the shares' tests; its west
+    /// side is too small for its indexes to prune anything.
+    fn unit_with(join: u64, fixed: u64, odds: [[u64; 2]; 2]) -> UnitParts {
         let mut unit = UnitParts {
             west_pairs: 1000,
             join,
@@ -450,12 +467,19 @@ mod tests {
             cuts: MAX_BITS,
             ..UnitParts::default()
         };
-        for (cut, f) in unit.factors.iter_mut().enumerate() {
-            *f = factors[cut % 2];
+        for cut in 0..MAX_CUTS {
+            let [west, east] = odds[cut % 2];
+            unit.set_odds(cut, west, east);
         }
-        // Indexes that prune nothing (the default odds: no cut held): a partition's weight
-        // is its share of the join.
         unit
+    }
+
+    /// The shares of `unit` by `bits` cuts, each cut held by its west half-boards apart
+    /// from the others.
+    fn shares_apart(unit: &UnitParts, bits: u8) -> Shares {
+        let bits = bits.min(unit.cuts);
+        let held = &unit.held[0][..usize::from(bits)];
+        Shares::new(unit, bits, crate::join::patterns::independent(held))
     }
 
     /// What an index keeps of a partition's join falls with the west half-boards it is
@@ -471,47 +495,50 @@ mod tests {
         unit.held = [[ONE / 2; MAX_CUTS], [ONE; MAX_CUTS]];
         unit.held[0][3] = ONE * 3 / 4;
         let pruning = Pruning::new(&unit, 2);
-        let bucket = BUCKET_TARGET as u64;
-        let kept = |west: u64| pruning.at(west) as f64 / ONE as f64;
+        let bucket = BUCKET_TARGET as f32;
+        let kept = |west: f32| f64::from(pruning.at(west));
         let near = |a: f64, b: f64| (a - b).abs() < 1e-6;
         // Up to SOFT_CUTS cuts, all soft: nothing pruned.
-        assert_eq!(kept(0), 1.0);
-        assert_eq!(kept(bucket << SOFT_CUTS), 1.0);
+        assert_eq!(kept(0.0), 1.0);
+        assert_eq!(kept(bucket * (1 << SOFT_CUTS) as f32), 1.0);
         // One hard cut (cut 2, the first after the bits), then two (cuts 2 and 3).
         let (one, two) = (0.5f64.powf(0.75), 0.125f64.powf(0.75));
-        assert!(near(kept(bucket * 8), one), "{}", kept(bucket * 8));
-        assert!(near(kept(bucket * 16), two));
-        assert!(near(kept(bucket * 12), (one + two) / 2.0));
-        let mut last = ONE;
-        for west in (0..60).map(|i| (bucket << (i / 3)) + (i % 3) * (bucket << (i / 3)) / 3) {
+        assert!(near(kept(bucket * 8.0), one), "{}", kept(bucket * 8.0));
+        assert!(near(kept(bucket * 16.0), two));
+        assert!(near(kept(bucket * 12.0), (one + two) / 2.0));
+        let mut last = 1.0;
+        for i in 0..60 {
+            let west = bucket * (1u64 << (i / 3)) as f32 * (1.0 + (i % 3) as f32 / 3.0);
             assert!(pruning.at(west) <= last, "{west}");
             last = pruning.at(west);
         }
         // Past every cut: all 18 hard ones after the bits (cut 3 a quarter, the rest halves).
-        assert!(near(kept(u64::MAX), 0.5f64.powi(19).powf(0.75)));
-        // Two partitions by one cut, each of half the west half-boards: 8 buckets each.
-        unit.west = bucket * 16;
-        unit.west_odds[0] = [ONE / 2, ONE / 2];
-        let shares = Shares::new(&unit, 1);
-        let join = (1u64 << 40) as f64 / 2.0 * Pruning::new(&unit, 1).at(bucket * 8) as f64;
+        assert!(near(kept(1e30), 0.5f64.powi(19).powf(0.75)));
+        // Two partitions by one cut (which no east half-board holds), each of half the west
+        // half-boards: 8 buckets each, and half the west ones to the power 3/4 of the join.
+        unit.west = BUCKET_TARGET as u64 * 16;
+        unit.held[1][0] = 0;
+        let shares = shares_apart(&unit, 1);
+        let kept = f64::from(Pruning::new(&unit, 1).at(bucket * 8.0));
+        let join = (1u64 << 40) as f64 * 0.5f64.powf(0.75) * kept;
         for value in 0..2 {
             let weight = (shares.of(value) - 5) as f64;
             assert!(
-                (weight - join / ONE as f64).abs() < 2e-6 * weight,
-                "{value}"
+                (weight - join).abs() < 1e-6 * weight,
+                "{value}: {weight} {join}"
             );
         }
     }
 
-    /// A partition weighs its unit's join times its cuts' factors, plus the fixed part: the
-    /// two tables' products match the product cut by cut (within rounding) for every number
-    /// of bits, and the heaviest is the largest of them.
+    /// With each cut held apart from the others, a partition weighs its unit's join times
+    /// its cuts' factors, plus the fixed part (within rounding, for every number of bits),
+    /// the heaviest is the largest of them and the quick total about their sum.
     #[test]
     fn shares_are_the_products_of_their_cuts_factors() {
         let (half, third) = (ONE / 2, ONE / 3);
         let unit = unit_with(1 << 40, 7, [[half, third], [ONE - third, half / 3]]);
         for bits in 0..=MAX_BITS {
-            let shares = Shares::new(&unit, bits);
+            let shares = shares_apart(&unit, bits);
             let mut most = 0;
             for value in 0..1u32 << bits {
                 let exact = (0..u32::from(bits)).fold(unit.join as f64, |join, cut| {
@@ -521,9 +548,9 @@ mod tests {
                 let weight = shares.of(value);
                 most = most.max(weight);
                 let error = (weight as f64 - 7.0 - exact).abs();
-                assert!(error <= exact * 1e-6 + 2.0, "bits {bits} value {value}");
+                assert!(error <= exact * 1e-5 + 2.0, "bits {bits} value {value}");
             }
-            assert!(unit.heaviest(bits).abs_diff(most) <= 2 + most / 1_000_000);
+            assert!(unit.heaviest(bits).abs_diff(most) <= 2 + most / 100_000);
             let sum: u64 = (0..1u32 << bits).map(|v| shares.of(v)).sum();
             let about = unit.total_about(bits);
             assert!(
@@ -531,8 +558,8 @@ mod tests {
                 "bits {bits}: {about} {sum}"
             );
         }
-        assert!(Shares::new(&unit, 4).of(0) > Shares::new(&unit, 4).of(0b0101));
-        assert_eq!(Shares::new(&unit_with(0, 0, [[0; 2]; 2]), 3).of(5), 1);
+        assert!(shares_apart(&unit, 4).of(0) > shares_apart(&unit, 4).of(0b0101));
+        assert_eq!(shares_apart(&unit_with(0, 0, [[0; 2]; 2]), 3).of(5), 1);
     }
 
     /// Regression: a whole unit heavier than the cap (not split: its fixed part outweighs its
@@ -576,7 +603,7 @@ mod tests {
             partition_pairs: 1000,
             task_cap: 5_000,
         };
-        let factors = [[ONE * 3 / 4, ONE / 5], [ONE / 2, ONE / 3]];
+        let odds = [[ONE * 3 / 4, ONE / 5], [ONE / 2, ONE / 3]];
         for (west_pairs, join, fixed) in [
             (10, 90, 10),
             (4000, 3_000, 0),
@@ -585,19 +612,19 @@ mod tests {
         ] {
             let unit = UnitParts {
                 west_pairs,
-                ..unit_with(join, fixed, factors)
+                ..unit_with(join, fixed, odds)
             };
             let bits = policy.bits_for(&unit).unwrap();
             assert!(west_pairs >> bits <= 1000 || bits == MAX_BITS);
             let heaviest = unit.heaviest(bits);
             assert!(heaviest <= 5_000 || bits == MAX_BITS || heaviest - fixed <= fixed);
-            let runs = policy.runs(&unit, bits);
+            let shares = shares_apart(&unit, bits);
+            let runs = policy.runs(&shares, bits);
             assert_eq!(runs[0].0.start, 0);
             assert_eq!(runs.last().unwrap().0.end, 1 << bits);
             for pair in runs.windows(2) {
                 assert_eq!(pair[0].0.end, pair[1].0.start);
             }
-            let shares = Shares::new(&unit, bits);
             for (run, weight) in &runs {
                 let held: u64 = run.clone().map(|v| shares.of(v)).sum();
                 assert_eq!(held, *weight);
@@ -607,10 +634,10 @@ mod tests {
         // A unit whose fixed part alone passes the cap is not split for it.
         let reads = UnitParts {
             west_pairs: 10,
-            ..unit_with(4_000, 6_000, factors)
+            ..unit_with(4_000, 6_000, odds)
         };
         assert_eq!(policy.bits_for(&reads), Some(0));
-        let small = unit_with(90, 10, factors);
+        let small = unit_with(90, 10, odds);
         assert_eq!(
             policy.bits_for(&UnitParts {
                 west_pairs: 10,
@@ -618,11 +645,11 @@ mod tests {
             }),
             Some(0)
         );
-        assert_eq!(policy.runs(&small, 0), vec![(0..1, 100)]);
+        assert_eq!(policy.runs(&shares_apart(&small, 0), 0), vec![(0..1, 100)]);
         // More bits than the cuts worked out: none.
         let few = UnitParts {
             cuts: 1,
-            ..unit_with(1 << 40, 0, factors)
+            ..unit_with(1 << 40, 0, odds)
         };
         assert_eq!(policy.bits_for(&few), None);
     }

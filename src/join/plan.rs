@@ -7,7 +7,7 @@ use super::half::{Place, Side};
 use super::layout::{Job, Layout, layouts, units};
 use super::memory::{DEFAULT_PIECE, bytes_per_half_board, table_bytes};
 use super::odds::Odds;
-use super::partition::{MAX_BITS, Partition, Policy, Shares, UnitParts};
+use super::partition::{MAX_BITS, Partition, Policy, UnitParts};
 use super::quarter::{Quarter, Rows, View};
 use super::shape::{Diagonals, Shape};
 use super::simd::Build;
@@ -207,7 +207,7 @@ impl Plan {
                         if bits > 0 && unit.total_about(bits) > policy.task_cap {
                             return (west, bits, 0, true);
                         }
-                        let shares = Shares::new(&unit, bits);
+                        let shares = plan.shares(&unit, west, bits);
                         let weight = (0..1u32 << bits)
                             .map(|value| shares.of(value))
                             .fold(0u64, u64::saturating_add);
@@ -237,7 +237,8 @@ impl Plan {
             match (bits, policy) {
                 (1.., Some(policy)) if split => {
                     let (unit, _) = plan.unit_and_bits(plan.table(), west, &policy);
-                    let runs = policy.runs(&unit, bits).into_iter();
+                    let shares = plan.shares(&unit, west, bits);
+                    let runs = policy.runs(&shares, bits).into_iter();
                     runs.map(|(run, weight)| (task(1, run), weight)).collect()
                 }
                 (1.., _) => vec![(task(1, 0..1 << bits), weight)],
@@ -437,7 +438,8 @@ impl Plan {
             return self.unit_size(self.table(), west).1;
         }
         let parts = self.unit_parts(self.table(), west, None);
-        Shares::new(&parts, partition.bits).of(u32::from(partition.value))
+        self.shares(&parts, west, partition.bits)
+            .of(u32::from(partition.value))
     }
 
     /// The west side of the unit on `west_rows`.

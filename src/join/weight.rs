@@ -8,7 +8,8 @@ use super::half::{Cursor, Part, Place, Side};
 use super::holds::board_rows;
 use super::layout::jobs_of;
 use super::odds::{Odds, SideOdds};
-use super::partition::{MAX_BITS, ONE, Policy, UnitParts, three_quarters, times};
+use super::partition::{MAX_BITS, ONE, Policy, Shares, UnitParts, times};
+use super::patterns::west_patterns;
 use super::plan::{Plan, Table};
 use super::shape::{Diagonals, Shape};
 use super::squeeze::MAX_CUTS;
@@ -69,7 +70,7 @@ impl Plan {
     }
 
     /// The odds of the west side and of each layout's east side, worked out once.
-    fn odds(&self) -> &Odds {
+    pub(super) fn odds(&self) -> &Odds {
         self.odds.get_or_init(|| {
             let Shape { h, far, .. } = self.shape;
             Box::new(Odds {
@@ -86,10 +87,11 @@ impl Plan {
     /// What the weights of the partitions of the unit on `west_rows` are made from, for
     /// plans that partition units (from n = 26): its estimated half-boards (`H_W` west,
     /// `H_E` east, [`SideOdds::halves`]) make its join `H_E H_W^(3/4) / 4`, each cut's odds
-    /// of being held ([`super::holds`]) the factors of a partition's share of it and what
-    /// its index prunes ([`super::partition::Pruning`]), and the quarter entries its sides
-    /// read, [`ENTRY_WEIGHT`] each, the work every partition does. With a `policy`, the
-    /// factors of only the cuts it may need ([`Policy::cuts_for`]); without, all.
+    /// of being held ([`super::holds`]) the east factors of a partition's share of it and
+    /// what its index prunes ([`super::partition::Pruning`]), and the quarter entries its
+    /// sides read, [`ENTRY_WEIGHT`] each, the work every partition does; the west share of
+    /// a partition is its pattern's ([`Plan::shares`]). With a `policy`, the factors of only
+    /// the cuts it may need ([`Policy::cuts_for`]); without, all.
     pub(super) fn unit_parts(
         &self,
         table: &Table,
@@ -122,19 +124,27 @@ impl Plan {
             let west = west_held[cut];
             // The east odds averaged over the layouts, weighted by their half-boards.
             let held = (east_held[cut] / u128::from(east.max(1))).min(u128::from(ONE)) as u64;
-            unit.held[0][cut] = west;
-            unit.held[1][cut] = held;
-            if cut < usize::from(unit.cuts) {
-                let set = times(three_quarters(west), ONE - held);
-                unit.factors[cut] = [three_quarters(ONE - west), set];
-                unit.west_odds[cut] = [ONE - west, west];
-            }
+            unit.set_odds(cut, west, held);
         }
         let west = unit.west as f64;
         let join = east as f64 * (west.sqrt() * west.sqrt().sqrt()) / 4.0;
         unit.join = join as u64;
         unit.fixed = entries.saturating_mul(ENTRY_WEIGHT);
         unit
+    }
+
+    /// The weights of the partitions of the unit on `west_rows` by `bits` cuts, from what
+    /// they are made of (`unit`, [`Plan::unit_parts`]).
+    pub(super) fn shares(&self, unit: &UnitParts, west_rows: u32, bits: u8) -> Shares {
+        let bits = bits.min(unit.cuts);
+        Shares::new(unit, bits, self.west_patterns(west_rows, bits))
+    }
+
+    /// The odds of the west half-boards of the unit on `west_rows` holding each pattern of
+    /// the first `bits` cuts ([`west_patterns`]).
+    fn west_patterns(&self, west_rows: u32, bits: u8) -> Vec<f32> {
+        let rows = board_rows(self.shape, self.west(west_rows));
+        west_patterns(&self.odds().west.cuts, rows, bits)
     }
 
     /// Part `part` of task `index` measured, for fitting weights to ([`PartSizes`]).
@@ -146,6 +156,7 @@ impl Plan {
         let (west_part, east_part, _) = partition.parts(&cuts);
         let bits = usize::from(partition.bits);
         let (table, h) = (self.table(), self.shape.h);
+        let patterns = self.west_patterns(west_rows, partition.bits);
         let mut sizes = PartSizes::default();
         let (mut north, mut south) = Default::default();
         self.each_side(west_rows, |place, odds, east| {
@@ -173,7 +184,9 @@ impl Plan {
                 sizes.east += made;
                 sizes.east_estimate += times(estimate, share);
             } else {
-                (sizes.west, sizes.west_estimate) = (made, times(estimate, share));
+                let odds = patterns[usize::from(partition.value)];
+                (sizes.west, sizes.west_estimate) = (made, (estimate as f32 * odds) as u64);
+                sizes.west_apart = times(estimate, share);
             }
             sizes.entries += table.entries_on(h, place);
         });
@@ -255,8 +268,12 @@ pub struct PartSizes {
     /// The east half-boards of the unit's layouts clear of the partition's bits, likewise.
     pub east: u64,
     /// The west ones estimated: the side's estimated half-boards (with the ramp of
-    /// [`SideOdds::ramp`]) times the odds of each partition bit held (set) or not (clear).
+    /// [`SideOdds::ramp`]) times the odds of its pattern of the partition bits
+    /// ([`west_patterns`]), as the weights take them.
     pub west_estimate: u64,
+    /// Likewise with the odds of each partition bit held (set) or not (clear) multiplied,
+    /// as the weights took them before 0.9.0.
+    pub west_apart: u64,
     /// The east ones estimated: each layout's east side's estimated half-boards (likewise)
     /// times the odds of not holding each set bit, summed.
     pub east_estimate: u64,

@@ -6,7 +6,7 @@
 //! a checksum of both and of the run's identity:
 //!
 //! ```text
-//! nqueens-checkpoint 2 n=16 engine=search symmetry=full split=2 tasks=356 shard=all version=0.8.0 check=…
+//! nqueens-checkpoint 2 n=16 engine=search symmetry=full split=2 tasks=356 shard=all version=0.9.0 check=…
 //! task 17 38874 9a31c0d54e7f2b10
 //! ```
 //!
