@@ -4,10 +4,11 @@
 //! `1 / free(r)` if the diagonal crosses one of those squares, and never otherwise (a row's
 //! queen is on one diagonal of each direction, so the odds of its rows add up); the queens
 //! placed before the join on odd boards count as part of the east half-board, so it always
-//! holds their diagonals. Partitions are cut on these diagonals: a partition's west
-//! half-boards are about the side's times the odds of each of its bits held (set) or not
-//! (clear), its east ones the sides' times the odds of its set bits not held, and the
-//! partitions' weights ([`super::weight`]) are made from them.
+//! holds their diagonals. Partitions are cut on these diagonals: a partition's east
+//! half-boards are about the sides' times the odds of its set bits not held, its west ones
+//! the side's times the odds of its whole pattern of bits, which [`super::patterns`] works
+//! out from each row's squares on the cuts ([`CutOdds::squares`]) and brings to these odds,
+//! and the partitions' weights ([`super::weight`]) are made from them.
 
 use super::cuts::CutPlan;
 use super::half::Place;

@@ -110,8 +110,10 @@ impl Policy {
 
     /// The partition bits of a unit ([`UnitParts`]): until a west partition holds about
     /// [`Policy::partition_pairs`] pairs of quarter entries, and further while its heaviest
-    /// partition weighs more than the cap (`None`: more bits than the unit's cuts worked
-    /// out, [`UnitParts::cuts`]).
+    /// partition weighs more than the cap, by the quick estimate of the cuts taken apart
+    /// ([`UnitParts::heaviest`]: a partition heavier by its whole pattern may still pass
+    /// the cap, and makes a task alone) (`None`: more bits than the unit's cuts worked out,
+    /// [`UnitParts::cuts`]).
     pub(super) fn bits_for(&self, unit: &UnitParts) -> Option<u8> {
         let mut bits = 0u8;
         // Past the cap, split while the heaviest partition's join outweighs its fixed part:
@@ -204,10 +206,11 @@ impl UnitParts {
         }
     }
 
-    /// The weights of all its partitions by `bits` cuts summed, but for rounding (a
-    /// thousandth less, about what each partition's rounding down takes): `join` times the
-    /// product of each cut's two factors summed, and the fixed parts. Quick where the sum
-    /// takes one weight per partition; the plan splits by the sum where this is near the cap.
+    /// About the weights of all its partitions by `bits` cuts summed, with the cuts taken
+    /// apart from each other (a thousandth less, for rounding): `join` times the product of
+    /// each cut's two factors summed, and the fixed parts. Quick where the sum takes one
+    /// weight per partition: the plan sums the partitions' own weights where this is near
+    /// the cap, and splits a unit by them.
     pub(super) fn total_about(&self, bits: u8) -> u64 {
         let bits = bits.min(self.cuts);
         let pruned = self.mean_pruning(bits);
@@ -218,7 +221,8 @@ impl UnitParts {
         join.saturating_add(self.fixed << bits)
     }
 
-    /// The weight of the heaviest of the unit's partitions by its first `bits` cuts.
+    /// The weight of the heaviest of the unit's partitions by its first `bits` cuts, with
+    /// the cuts taken apart from each other.
     fn heaviest(&self, bits: u8) -> u64 {
         let join = self.factors[..usize::from(bits)]
             .iter()

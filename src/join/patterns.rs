@@ -29,8 +29,9 @@ const LANES: usize = 8;
 /// a row at a time, the odds of each pattern held so far are carried to the patterns its
 /// squares on the cuts add. That alone holds each cut less often than its own odds, which
 /// follow the side's real half-boards (`holds.rs`'s test), so each cut's patterns are then
-/// scaled by one factor per cut until their odds match (a cut's factor multiplies every
-/// pattern holding it: the draws that hold a cut hold it once).
+/// scaled by one factor per cut, all at once, in [`ROUNDS`] rounds that bring their odds
+/// close to those (a cut's factor multiplies every pattern holding it: the draws that hold
+/// a cut hold it once).
 ///
 /// In `f32`, whose additions, multiplications and divisions every machine rounds alike
 /// (sums are taken in a fixed order, lane by lane, and Rust never fuses a multiplication
@@ -73,7 +74,7 @@ fn west_patterns_in(cuts: &CutOdds, rows: u64, bits: u8) -> Vec<f32> {
         }
         scale(&mut odds, &mut next, &factors[..bits]);
     }
-    let total: f32 = odds.iter().sum();
+    let total: f32 = lane_sums(&odds).iter().sum();
     odds.truncate(1 << bits);
     for odds in &mut odds {
         *odds /= total;
@@ -120,10 +121,10 @@ fn carried(cuts: &CutOdds, rows: u64, bits: usize) -> Patterns {
     }
     let [anti, main] = &directions;
     let mut patterns = Patterns::new(bits, 0);
-    let spread_main: Vec<usize> = (0..main.len()).map(|m| spread(m, 1)).collect();
+    let spread_main: [usize; 1 << (MAX_BITS / 2)] = std::array::from_fn(|m| spread(m, 1));
     for (a, &anti) in anti.odds[..anti.len()].iter().enumerate() {
         let a = spread(a, 0);
-        for (&m, &main) in spread_main.iter().zip(&main.odds) {
+        for (&m, &main) in spread_main[..main.len()].iter().zip(&main.odds) {
             patterns.odds[a | m] = anti * main;
         }
     }
@@ -236,13 +237,10 @@ fn carry_with<const LOW: usize>(odds: &[f32], next: &mut [f32], on: usize, squar
 /// on every machine.
 #[inline(always)]
 fn holding(odds: &[f32], bits: usize) -> [f32; MAX_BITS as usize] {
-    let mut all = [0f32; LANES];
+    let all = lane_sums(odds);
     // Per cut past the lanes' bits, the chunks holding it.
     let mut by_chunk = [[0f32; LANES]; MAX_BITS as usize];
     for (chunk, odds) in odds.chunks_exact(LANES).enumerate() {
-        for (sum, odds) in all.iter_mut().zip(odds) {
-            *sum += odds;
-        }
         for (cut, sums) in by_chunk.iter_mut().enumerate().take(bits.saturating_sub(3)) {
             if chunk >> cut & 1 == 1 {
                 for (sum, odds) in sums.iter_mut().zip(odds) {
@@ -266,6 +264,18 @@ fn holding(odds: &[f32], bits: usize) -> [f32; MAX_BITS as usize] {
         *held = sum / total;
     }
     held
+}
+
+/// The odds of every chunk summed, lane by lane (in order: the same on every machine).
+#[inline(always)]
+fn lane_sums(odds: &[f32]) -> [f32; LANES] {
+    let mut lanes = [0f32; LANES];
+    for odds in odds.chunks_exact(LANES) {
+        for (sum, odds) in lanes.iter_mut().zip(odds) {
+            *sum += odds;
+        }
+    }
+    lanes
 }
 
 /// Multiplies each pattern's odds by the factors of the cuts it holds (`products` is room
