@@ -26,7 +26,8 @@
 //! Journals of version 1 (nqueens 0.1.0) are refused: that version named engines otherwise and
 //! numbered the join engine's tasks otherwise.
 
-use super::record::{check_regular, fnv1a, fnv1a_on};
+use super::journal_lines::{parse_records, record_line};
+use super::record::{check_regular, fnv1a};
 use crate::engine::Engine;
 use crate::error::Error;
 use crate::run::job::Job;
@@ -222,8 +223,8 @@ impl Journal {
                 // A hint: a file of junk past its first records must not abort the read.
                 let _ = records.try_reserve(wanted);
             }
+            line += some.len(); // parsed whole: a line a record
             records.append(&mut some);
-            line += newlines(lines);
             offset += whole as u64;
             block.drain(..whole);
             if read_more(&mut self.file, &mut block).map_err(cannot_read)? == 0 {
@@ -369,84 +370,6 @@ fn block_text(lines: &[u8]) -> Result<&str, (&str, usize, String)> {
 /// The line ends in `bytes`.
 fn newlines(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b == b'\n').count()
-}
-
-/// The journal's line recording that task `id` of the run `identity` finished with `value`.
-fn record_line(identity: &str, id: usize, value: u128) -> String {
-    let check = fnv1a(&format!("{identity} {id} {value}"));
-    format!("task {id} {value} {check:016x}\n")
-}
-
-/// One block's records, or its first damaged line's number in the block and text: named
-/// because the type spelled out is more than clippy lets a binding carry.
-type BlockRecords<'a> = Result<Vec<(usize, u128)>, (usize, &'a str)>;
-
-/// The records of `lines` (whole lines, each ending in a newline) of the run whose
-/// identity's checksum is `start`, parsed in parallel on the current rayon pool in blocks of
-/// lines; or the first damaged line's number (from 0) and text.
-fn parse_records(
-    lines: &str,
-    start: u64,
-    tasks: usize,
-) -> Result<Vec<(usize, u128)>, (usize, &str)> {
-    use rayon::prelude::*;
-    // Blocks of about a megabyte, each ending at a line's end (4 KiB in the unit tests).
-    const BLOCK: usize = if cfg!(test) { 4 << 10 } else { 1 << 20 };
-    let mut blocks = Vec::new();
-    let mut rest = lines;
-    while !rest.is_empty() {
-        let cut = match rest.get(BLOCK..).and_then(|after| after.find('\n')) {
-            Some(at) => BLOCK + at + 1,
-            None => rest.len(),
-        };
-        let (block, after) = rest.split_at(cut);
-        blocks.push(block);
-        rest = after;
-    }
-    let parsed: Vec<BlockRecords> = blocks
-        .par_iter()
-        .map(|block| {
-            let mut records = Vec::with_capacity(block.len() / 32);
-            for (i, line) in block.split_inclusive('\n').enumerate() {
-                records.push(record(start, line, tasks).ok_or((i, line))?);
-            }
-            Ok(records)
-        })
-        .collect();
-    let mut records = Vec::with_capacity(parsed.iter().flatten().map(Vec::len).sum());
-    let mut line = 0;
-    for (block, result) in blocks.iter().zip(parsed) {
-        match result {
-            Ok(mut some) => records.append(&mut some),
-            Err((i, text)) => return Err((line + i, text)),
-        }
-        line += block.matches('\n').count();
-    }
-    Ok(records)
-}
-
-/// Parses one whole record line of the run whose identity's checksum is `start`, or `None`.
-fn record(start: u64, line: &str, tasks: usize) -> Option<(usize, u128)> {
-    let line = line.strip_suffix('\n')?;
-    let mut words = line.split(' ');
-    let (tag, id, value, check) = (words.next()?, words.next()?, words.next()?, words.next()?);
-    if tag != "task" || words.next().is_some() {
-        return None;
-    }
-    // The checksum of "{identity} {id} {value}", as 16 lowercase hexadecimal digits.
-    let hash = [" ", id, " ", value]
-        .iter()
-        .fold(start, |hash, word| fnv1a_on(hash, word.as_bytes()));
-    let hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
-    if check.len() != 16 || !check.bytes().all(hex) {
-        return None;
-    }
-    if u64::from_str_radix(check, 16).ok()? != hash {
-        return None;
-    }
-    let id: usize = id.parse().ok()?;
-    (id < tasks).then_some(())?;
-    Some((id, value.parse().ok()?))
 }
 
 #[cfg(test)]

@@ -5,9 +5,9 @@
 //! boards; [`deal`] deals tasks to shards by weight and [`record`] holds what journals and shard
 //! files share (the checksum, the regular-file check); [`job`] is a prepared count;
 //! [`counter`] is the builder a user configures and the run itself; [`estimate`] times a
-//! sample of a job's work to predict its cost; [`checkpoint`] is the
-//! resumable journal; [`shard`] the shard result files and `merge`; `cluster` the MPI
-//! dealing. Each file uses only those before it in this list.
+//! sample of a job's work to predict its cost; [`checkpoint`] is the resumable journal
+//! (`journal_lines` its record lines, `journal` its file); [`shard`] the shard result files
+//! and `merge`; `cluster` the MPI dealing. Each file uses only those before it in this list.
 //!
 //! It may use the engines (`search/`, `join/`, `gpu/`), the engine vocabulary and the base.
 
@@ -20,5 +20,6 @@ pub(crate) mod driver;
 pub(crate) mod estimate;
 pub(crate) mod job;
 mod journal;
+mod journal_lines;
 pub(crate) mod record;
 pub mod shard;
