@@ -205,7 +205,20 @@ fn plan(n: u32) {
     let made = start.elapsed().as_secs_f64();
     let mut units = [0usize; nqueens::join::MAX_BITS as usize + 1];
     let (mut largest, mut total) = (0u64, 0u128);
+    // FNV-1a over every task's weight, units and first partition: equal digests, equal
+    // task numberings (for checking that a faster plan makes the same tasks).
+    let mut digest = 0xcbf2_9ce4_8422_2325u64;
     for i in 0..plan.len() {
+        let bits = u64::from(plan.partition_bits(i));
+        let task = [
+            plan.weight(i),
+            plan.parts(i) as u64,
+            bits,
+            u64::from(plan.partition_value(i, 0)),
+        ];
+        for byte in task.iter().flat_map(|x| x.to_le_bytes()) {
+            digest = (digest ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
         // A unit's first run of partitions counts it; a task of whole units counts them all.
         let bits = plan.partition_bits(i);
         if bits == 0 {
@@ -219,7 +232,7 @@ fn plan(n: u32) {
     }
     println!(
         "n = {n}: plan {made:.1} s, {} tasks, weight {total} (largest task {largest}); \
-         units by partition bits {units:?}",
+         units by partition bits {units:?}; digest {digest:016x}",
         plan.len()
     );
 }

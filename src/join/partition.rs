@@ -183,9 +183,8 @@ pub(super) struct UnitParts {
     /// by when the cut is clear and when it is set, in 2^-32, were the cuts held apart from
     /// each other. Clear: the west half-boards' odds of not holding it to the power 3/4.
     /// Set: their odds of holding it to the power 3/4, times the east half-boards' odds of
-    /// not holding it. Quick, for choosing a unit's bits ([`UnitParts::total_about`],
-    /// [`UnitParts::heaviest`]); its partitions' weights take the west odds of their
-    /// patterns whole ([`Shares`]).
+    /// not holding it. Quick, for choosing a unit's bits ([`UnitParts::heaviest`]); its
+    /// partitions' weights take the west odds of their patterns whole ([`Shares`]).
     pub(super) factors: [[u64; 2]; MAX_BITS as usize],
     /// The unit's west half-boards (estimated).
     pub(super) west: u64,
@@ -204,21 +203,6 @@ impl UnitParts {
             let set = times(three_quarters(west), ONE - east);
             self.factors[cut] = [three_quarters(ONE - west), set];
         }
-    }
-
-    /// About the weights of all its partitions by `bits` cuts summed, with the cuts taken
-    /// apart from each other (a thousandth less, for rounding): `join` times the product of
-    /// each cut's two factors summed, and the fixed parts. Quick where the sum takes one
-    /// weight per partition: the plan sums the partitions' own weights where this is near
-    /// the cap, and splits a unit by them.
-    pub(super) fn total_about(&self, bits: u8) -> u64 {
-        let bits = bits.min(self.cuts);
-        let pruned = self.mean_pruning(bits);
-        let join = self.factors[..usize::from(bits)]
-            .iter()
-            .fold(pruned, |join, f| (join * u128::from(f[0] + f[1])) >> 32);
-        let join = u64::try_from(join - join / 1000).unwrap_or(u64::MAX);
-        join.saturating_add(self.fixed << bits)
     }
 
     /// The weight of the heaviest of the unit's partitions by its first `bits` cuts, with
@@ -555,12 +539,6 @@ mod tests {
                 assert!(error <= exact * 1e-5 + 2.0, "bits {bits} value {value}");
             }
             assert!(unit.heaviest(bits).abs_diff(most) <= 2 + most / 100_000);
-            let sum: u64 = (0..1u32 << bits).map(|v| shares.of(v)).sum();
-            let about = unit.total_about(bits);
-            assert!(
-                about <= sum && sum - about <= sum / 500,
-                "bits {bits}: {about} {sum}"
-            );
         }
         assert!(shares_apart(&unit, 4).of(0) > shares_apart(&unit, 4).of(0b0101));
         assert_eq!(shares_apart(&unit_with(0, 0, [[0; 2]; 2]), 3).of(5), 1);

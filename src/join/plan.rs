@@ -146,6 +146,10 @@ pub struct Plan {
     pub(super) odds: OnceLock<Box<Odds>>,
 }
 
+/// A unit as the plan weighs it: its west rows, partition bits, weight, and the runs of its
+/// partitions when they make more than one task ([`Policy::runs`]).
+type Weighed = (u32, u8, u64, Option<Box<[(std::ops::Range<u32>, u64)]>>);
+
 impl Plan {
     /// The plan for the n x n board (`MIN_N <= n <= MAX_N`), tasks split at `depth` rows;
     /// from n = 26 on (tables built on demand), large units are partitioned
@@ -191,27 +195,29 @@ impl Plan {
     pub(super) fn make_tasks(&mut self, depth: u32, policy: Option<Policy>) {
         use rayon::prelude::*;
         let plan = &*self;
-        // Each unit's west rows, partition bits and weight (zero without a policy), and
-        // whether its partitions make more than one task (worked out again for those few).
-        let mut units: Vec<(u32, u8, u64, bool)> = match policy {
-            None => plan.units.iter().map(|&west| (west, 0, 0, false)).collect(),
+        // Each unit's west rows, partition bits and weight (zero without a policy), and the
+        // runs of its partitions when they make more than one task: worked out once, in
+        // parallel (a unit's partitions weighed again where they were split took more than
+        // half of n = 28's plan).
+        let mut units: Vec<Weighed> = match policy {
+            None => plan.units.iter().map(|&west| (west, 0, 0, None)).collect(),
             Some(policy) => {
                 let table = plan.table();
                 plan.units
                     .par_iter()
                     .map(|&west| {
                         let (unit, bits) = plan.unit_and_bits(table, west, &policy);
-                        // A partitioned unit over the cap is split by `runs`, which sums
-                        // its partitions' weights (one that is not after all makes one
-                        // run); the rest are summed here (whole units for their group).
-                        if bits > 0 && unit.total_about(bits) > policy.task_cap {
-                            return (west, bits, 0, true);
-                        }
                         let shares = plan.shares(&unit, west, bits);
-                        let weight = (0..1u32 << bits)
-                            .map(|value| shares.of(value))
-                            .fold(0u64, u64::saturating_add);
-                        (west, bits, weight, weight > policy.task_cap)
+                        if bits == 0 {
+                            return (west, bits, shares.of(0), None);
+                        }
+                        // Runs within the cap: one run holds every partition, the unit's
+                        // weight, unless their sum passes the cap.
+                        let runs = policy.runs(&shares, bits);
+                        match &runs[..] {
+                            [(_, weight)] => (west, bits, *weight, None),
+                            _ => (west, bits, 0, Some(runs.into_boxed_slice())),
+                        }
                     })
                     .collect()
             }
@@ -223,10 +229,9 @@ impl Plan {
         self.units = units.iter().map(|&(west, ..)| west).collect();
         // A task per group of whole units, or per run of a partitioned unit's partitions,
         // with its weight: each unit's tasks worked out on their own.
-        let plan = &*self;
         let tasks_of = |start: usize| -> Vec<(JoinTask, u64)> {
-            let (west, bits, weight, split) = units[start];
-            let same = |u: &(u32, u8, u64, bool)| u.0 & prefix == west & prefix && u.1 == 0;
+            let (west, bits, weight, ref runs) = units[start];
+            let same = |u: &Weighed| u.0 & prefix == west & prefix && u.1 == 0;
             let task = |units: usize, run: std::ops::Range<u32>| JoinTask {
                 first: start as u32,
                 units: units as u32,
@@ -234,14 +239,12 @@ impl Plan {
                 from: run.start as u16,
                 to: run.end as u16,
             };
-            match (bits, policy) {
-                (1.., Some(policy)) if split => {
-                    let (unit, _) = plan.unit_and_bits(plan.table(), west, &policy);
-                    let shares = plan.shares(&unit, west, bits);
-                    let runs = policy.runs(&shares, bits).into_iter();
-                    runs.map(|(run, weight)| (task(1, run), weight)).collect()
-                }
-                (1.., _) => vec![(task(1, 0..1 << bits), weight)],
+            match (bits, runs) {
+                (_, Some(runs)) => runs
+                    .iter()
+                    .map(|(run, weight)| (task(1, run.clone()), *weight))
+                    .collect(),
+                (1.., None) => vec![(task(1, 0..1 << bits), weight)],
                 // Whole units: a task for each group, made by its first unit.
                 _ if start > 0 && same(&units[start - 1]) => Vec::new(),
                 _ => {
