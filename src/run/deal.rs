@@ -11,7 +11,7 @@ use std::cmp::Reverse;
 ///
 /// The tasks are sorted heaviest first (ties by task number) in parallel, as keys that are
 /// all different, so any sort gives the one order; the shards' loads are kept in a
-/// tournament tree ([`Loads`]), so each task goes to the lightest shard so far, the
+/// tournament tree, so each task goes to the lightest shard so far, the
 /// lowest-numbered of equally light ones, in log2(K) comparisons: the whole deal takes
 /// O(T log T + T log K) for T tasks and K shards: 33.4 million tasks (n = 28's) of random
 /// weights to 4,096 shards in 3.8 s on two cores, where an index sorted by comparator and

@@ -128,3 +128,69 @@ fn record_at(bytes: &[u8], at: usize, start: u64, tasks: usize) -> Option<((usiz
     let id = usize::try_from(id).ok().filter(|&id| id < tasks)?;
     Some(((id, value), at + 5 + i + 17))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const IDENTITY: &str =
+        "n=12 engine=search symmetry=full split=2 tasks=100 shard=all version=test";
+
+    fn parse(text: &str) -> Result<Vec<(usize, u128)>, (usize, &str)> {
+        parse_records(text, fnv1a(IDENTITY), 100)
+    }
+
+    /// Every line `record_line` writes reads back, values of any size included, and the
+    /// line numbers of damage count whole lines.
+    #[test]
+    fn written_lines_read_back() {
+        let values = [
+            0,
+            7,
+            u128::from(u64::MAX),
+            u128::from(u64::MAX) + 1,
+            u128::MAX,
+        ];
+        let text: String = values
+            .iter()
+            .enumerate()
+            .map(|(id, &value)| record_line(IDENTITY, id * 20, value))
+            .collect();
+        let expected: Vec<(usize, u128)> = values
+            .iter()
+            .enumerate()
+            .map(|(id, &v)| (id * 20, v))
+            .collect();
+        assert_eq!(parse(&text), Ok(expected));
+        let damaged = format!("{text}task 1 2 3\n");
+        assert_eq!(parse(&damaged), Err((values.len(), "task 1 2 3\n")));
+    }
+
+    /// What the one-pass parser refuses: any line that is not exactly as written, even with a
+    /// checksum made to match its text.
+    #[test]
+    fn lines_not_as_written_are_refused() {
+        let checked = |fields: &str| {
+            let check = fnv1a(&format!("{IDENTITY} {fields}"));
+            format!("task {fields} {check:016x}\n")
+        };
+        let good = record_line(IDENTITY, 5, 42);
+        assert_eq!(checked("5 42"), good);
+        let bad = [
+            checked("+5 42"),
+            checked("5 -42"),
+            checked("5  42"),
+            checked("100 42"),
+            checked("99999999999999999999999 42"),
+            checked(&format!("5 {}0", u128::MAX)),
+            good.to_uppercase(),
+            good.replace("task", "Task"),
+            good.replace('\n', " \n"),
+            good.replacen(' ', "\t", 1),
+            good[..good.len() - 2].to_string() + "\n",
+        ];
+        for line in &bad {
+            assert_eq!(parse(line), Err((0, line.as_str())), "{line:?}");
+        }
+    }
+}
