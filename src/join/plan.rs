@@ -197,8 +197,8 @@ impl Plan {
         let plan = &*self;
         // Each unit's west rows, partition bits and weight (zero without a policy), and the
         // runs of its partitions when they make more than one task: worked out once, in
-        // parallel (a unit's partitions weighed again where they were split took more than
-        // half of n = 28's plan).
+        // parallel (the cuts' odds of the units split into runs were once worked out again
+        // for their runs: 8.4 million of n = 28's 10 million units).
         let mut units: Vec<Weighed> = match policy {
             None => plan.units.iter().map(|&west| (west, 0, 0, None)).collect(),
             Some(policy) => {
