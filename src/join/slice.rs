@@ -113,31 +113,72 @@ fn place_on_rows(h: u32, rows: u32, found: &mut impl FnMut(u32, [u32; 2])) {
     walk(h, rows, 0, [0, 0], found);
 }
 
+/// Calls `$walk::<H>(...)` with the quarter size `$h` (3 to [`MAX_H`]) as the constant `H`:
+/// the walk's shifts and masks are then known when compiled (n = 28's totals took 11.4 s
+/// with `h` a variable, 8.6 s with a constant).
+macro_rules! for_each_quarter {
+    ($h:expr, $walk:ident($($arg:expr),*)) => {
+        match $h {
+            3 => $walk::<3>($($arg),*),
+            4 => $walk::<4>($($arg),*),
+            5 => $walk::<5>($($arg),*),
+            6 => $walk::<6>($($arg),*),
+            7 => $walk::<7>($($arg),*),
+            8 => $walk::<8>($($arg),*),
+            9 => $walk::<9>($($arg),*),
+            10 => $walk::<10>($($arg),*),
+            11 => $walk::<11>($($arg),*),
+            12 => $walk::<12>($($arg),*),
+            13 => $walk::<13>($($arg),*),
+            14 => $walk::<14>($($arg),*),
+            h => unreachable!("quarter of {h} rows"),
+        }
+    };
+}
+
 /// How many placements each set of rows of the h x h quarter has: entry `r` for rows `r`.
-/// Counted by a walk row by row that counts the last three rows' choices at once
-/// ([`last_three`]), in parallel on the current rayon pool. The walk places a first queen
-/// left of the middle column only and counts what follows twice: the mirror image of a
-/// placement (column `j` to `h - 1 - j`) is on the same rows, and its first queen is right
-/// of the middle. n = 28's totals (h = 14) took 20.2 s on two cores with the last two rows
-/// counted at once, 11.4 s with three.
+/// Counted by a walk over the rows from the middle out, a row and its reflection `h - 1 - i`
+/// one after the other, that counts the choices of the last three it reaches (rows `0`,
+/// `h - 2` and `h - 1`) at once ([`last_three`]), in parallel on the current rayon pool.
+/// Two symmetries halve it twice over:
+/// - left and right: the walk places its first queen left of the middle column only, and
+///   counts what follows twice (the mirror image, column `j` to `h - 1 - j`, is on the same
+///   rows with its first queen right of the middle);
+/// - up and down: row `i` to `h - 1 - i` gives the reversed set of rows as many
+///   placements, so the walk counts one of the two ([`inner_first`]), leaves a pair of rows
+///   as soon as it breaks that, and copies the others' totals from their reversals.
+///
+/// n = 28's totals (h = 14) took 13.3 to 15.6 s on two cores walking the rows in order,
+/// with the last three counted at once and the left-right symmetry alone; 5.9 to 6.2 s so
+/// (back to back).
 pub(super) fn row_totals(h: u32) -> Vec<u64> {
     use rayon::prelude::*;
-    if h == 0 {
-        return vec![1];
+    if h < 3 {
+        // No three middle rows: each set of rows counted by a walk of its placements.
+        return (0..1u32 << h)
+            .map(|rows| {
+                let mut count = 0;
+                place_on_rows(h, rows, &mut |_, _| count += 1);
+                count
+            })
+            .collect();
     }
-    // The walks below the first `split` rows run in parallel, each from one of their
-    // placements.
-    let split = h.min(4) - 1;
+    // The walks below the first `split` rows visited run in parallel, each from one of
+    // their placements; the last three are counted at once.
+    assert!(h <= MAX_H, "quarter of {h} rows");
+    let split = (h - 3).min(3);
     let mut starts = Vec::new();
-    tally(
+    for_each_quarter!(
         h,
-        0,
-        split,
-        Walk::default(),
-        &mut |walk| starts.push(walk),
-        &mut [],
+        tally(
+            0,
+            split,
+            Walk::default(),
+            &mut |walk| starts.push(walk),
+            &mut []
+        )
     );
-    starts
+    let mut totals = starts
         .into_par_iter()
         .fold(
             || vec![0u64; 1 << h],
@@ -152,15 +193,60 @@ pub(super) fn row_totals(h: u32) -> Vec<u64> {
                 a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
                 a
             },
-        )
+        );
+    for rows in 0..1u32 << h {
+        let reversed = reverse(h, rows);
+        if !inner_first(h, rows, reversed) {
+            totals[rows as usize] = totals[reversed as usize];
+        }
+    }
+    totals
 }
 
-/// A placement on the rows above row `i`, as the walk of [`tally`] carries it: the rows it
-/// uses, its columns, the columns its anti and main diagonals reach in row `i`, and how many
-/// placements it stands for (itself, or itself and its mirror image).
+/// Whether the set of rows `rows` (its reversal `reversed`, row `i` to `h - 1 - i`, of the
+/// h x h quarter) is one the walk of [`row_totals`] counts: the same as its reversal, or
+/// holding the upper row of the innermost pair (`i`, `h - 1 - i`) where the two differ.
+/// Of a set and its reversal, exactly one is counted unless they are equal; and a walk
+/// that has visited the inner pairs, and no outer row, knows already from those whether
+/// its sets are.
+#[inline(always)]
+fn inner_first(h: u32, rows: u32, reversed: u32) -> bool {
+    // The upper rows of the pairs that differ.
+    let upper = (rows ^ reversed) & ((1 << (h / 2)) - 1);
+    upper == 0 || rows >> (31 - upper.leading_zeros()) & 1 == 1
+}
+
+/// The row that the walk of [`row_totals`] visits `at`-th: from the middle out, the upper
+/// row of each pair (`i`, `h - 1 - i`) before the lower, the middle row of an odd quarter
+/// first; so it ends on rows 1, h - 2, 0 and h - 1.
+#[inline(always)]
+fn row_at(h: u32, at: u32) -> u32 {
+    let middle = h / 2;
+    if !h.is_multiple_of(2) {
+        let pair = at.div_ceil(2);
+        if at.is_multiple_of(2) {
+            middle + pair
+        } else {
+            middle - pair
+        }
+    } else {
+        let pair = at / 2;
+        if at.is_multiple_of(2) {
+            middle - 1 - pair
+        } else {
+            middle + pair
+        }
+    }
+}
+
+/// A placement on the rows the walk of [`tally`] has visited: the rows it uses and their
+/// reversal (row `i` to `h - 1 - i`), its columns, its queens' anti diagonals (bit `i + j`)
+/// and main diagonals (bit `j - i + h - 1`), and how many placements it stands for (itself,
+/// or itself and its mirror image).
 #[derive(Clone, Copy)]
 struct Walk {
     rows: u32,
+    reversed: u32,
     columns: u32,
     anti: u32,
     main: u32,
@@ -172,6 +258,7 @@ impl Default for Walk {
     fn default() -> Walk {
         Walk {
             rows: 0,
+            reversed: 0,
             columns: 0,
             anti: 0,
             main: 0,
@@ -180,70 +267,68 @@ impl Default for Walk {
     }
 }
 
+impl Walk {
+    /// The columns free on row `i` of the h x h quarter: off this placement's columns and
+    /// diagonals.
+    #[inline(always)]
+    fn free(&self, h: u32, i: u32) -> u32 {
+        let all = (1u32 << h) - 1;
+        all & !(self.columns | self.anti >> i | self.main >> (h - 1 - i))
+    }
+}
+
 /// Defines the walk of [`tally`] under `$name` with the attributes given: written once,
 /// built twice, plainly and with the `popcnt` instruction ([`tally_below`]).
 macro_rules! walk {
     ($(#[$attr:meta])* fn $name:ident) => {
         $(#[$attr])*
-        fn $name(
-            h: u32,
-            i: u32,
+        fn $name<const H: u32>(
+            at: u32,
             stop: u32,
             w: Walk,
             at_stop: &mut impl FnMut(Walk),
             totals: &mut [u64],
         ) {
-            let all = (1u32 << h) - 1;
-            let mut free = all & !(w.columns | w.anti | w.main);
-            let copies = w.copies;
-            if stop == h && i == h - 1 {
-                totals[w.rows as usize] += copies;
-                totals[(w.rows | 1 << i) as usize] += copies * u64::from(free.count_ones());
-                return;
-            }
-            if stop == h && i + 3 == h {
-                // The last three rows at once: each set of them is counted from the three
-                // rows' free columns with popcounts ([`last_three`]), which the walk reached
-                // through a leaf per placement on the first of them.
+            let h = H;
+            if stop == h && at + 3 == h {
+                // Rows 0, h - 2 and h - 1 at once: each set of them is counted from their
+                // free columns with popcounts ([`last_three`]), where a walk would take a
+                // leaf per placement on the first of them.
                 let counts = last_three(
-                    free,
-                    all & !(w.columns | w.anti >> 1 | ((w.main << 1) & all)),
-                    all & !(w.columns | w.anti >> 2 | ((w.main << 2) & all)),
+                    w.free(h, 0),
+                    w.free(h, h - 2),
+                    w.free(h, h - 1),
+                    h - 2,
                 );
+                // Where the walked pairs inside row 1's differ, they decided: all eight sets
+                // are counted.
+                let inner = ((1u32 << (h / 2)) - 1) & !0b11;
+                let decided = (w.rows ^ w.reversed) & inner != 0;
                 for (set, count) in counts.into_iter().enumerate() {
-                    totals[(w.rows | (set as u32) << i) as usize] += copies * u64::from(count);
+                    let set = set as u32;
+                    let rows = w.rows | (set & 1) | (set >> 1) << (h - 2);
+                    // The same rows upside down: 0 to h - 1, h - 2 to 1, h - 1 to 0.
+                    let flipped = (set & 1) << (h - 1) | (set & 2) | set >> 2;
+                    if decided || inner_first(h, rows, w.reversed | flipped) {
+                        totals[rows as usize] += w.copies * u64::from(count);
+                    }
                 }
                 return;
             }
-            if stop == h && i + 2 == h {
-                // The last two rows at once (they held most of the walk's steps: n = 28's
-                // totals took a minute on two cores). `last`: the last row's free columns
-                // when this row stays empty. A queen on column j here takes j, j - 1 and
-                // j + 1 from it, so the pairs are |free| |last| less the free columns whose
-                // column, left or right neighbour is in `last`.
-                let last = all & !(w.columns | w.anti >> 1 | ((w.main << 1) & all));
-                let (here, below) = (1u32 << i, 1u32 << (i + 1));
-                let pairs = free.count_ones() * last.count_ones()
-                    - (free & last).count_ones()
-                    - (free & (last << 1)).count_ones()
-                    - (free & (last >> 1)).count_ones();
-                totals[w.rows as usize] += copies;
-                totals[(w.rows | below) as usize] += copies * u64::from(last.count_ones());
-                totals[(w.rows | here) as usize] += copies * u64::from(free.count_ones());
-                totals[(w.rows | here | below) as usize] += copies * u64::from(pairs);
-                return;
-            }
-            if i == stop {
+            if at == stop {
                 at_stop(w);
                 return;
             }
+            let i = row_at(h, at);
             // The row stays empty, or takes a queen on a free column.
-            let skip = Walk {
-                anti: w.anti >> 1,
-                main: (w.main << 1) & all,
-                ..w
-            };
-            $name(h, i + 1, stop, skip, at_stop, totals);
+            $name::<H>(at + 1, stop, w, at_stop, totals);
+            let (rows, reversed) = (w.rows | 1 << i, w.reversed | 1 << (h - 1 - i));
+            if !inner_first(h, rows, reversed) {
+                // A queen here, on the lower row of a pair whose upper row is empty, with
+                // the pairs outside it alike: these sets are counted by their reversals.
+                return;
+            }
+            let mut free = w.free(h, i);
             if w.rows == 0 {
                 // The first queen: left of the middle, or on it.
                 free &= (1 << h.div_ceil(2)) - 1;
@@ -253,50 +338,52 @@ macro_rules! walk {
                 free ^= b;
                 let mirrored = w.rows == 0 && b.trailing_zeros() < h / 2;
                 let next = Walk {
-                    rows: w.rows | 1 << i,
+                    rows,
+                    reversed,
                     columns: w.columns | b,
-                    anti: (w.anti | b) >> 1,
-                    main: ((w.main | b) << 1) & all,
-                    copies: if mirrored { 2 } else { copies },
+                    anti: w.anti | b << i,
+                    main: w.main | b << (h - 1 - i),
+                    copies: if mirrored { 2 } else { w.copies },
                 };
-                $name(h, i + 1, stop, next, at_stop, totals);
+                $name::<H>(at + 1, stop, next, at_stop, totals);
             }
         }
     };
 }
 
 walk!(
-    /// Walks rows `i..stop`: at `stop < h`, hands each placement to `at_stop`; at `stop = h`,
-    /// adds each to `totals`, counting the last row's choices with one popcount. A first queen
-    /// goes left of the middle column (its placements counted twice, for their mirror images)
-    /// or on the middle one of an odd quarter (once), except in the last two rows, whose
-    /// choices are counted whole.
+    /// Walks the rows visited `at..stop`-th ([`row_at`]): at `stop < h`, hands each
+    /// placement to `at_stop`; at `stop = h`, adds each to `totals` with the choices of the
+    /// last three rows (h >= 3). A first queen goes left of the middle column (its
+    /// placements counted twice, for their mirror images) or on the middle one of an odd
+    /// quarter (once), except in the last three rows, whose choices are counted whole; sets
+    /// of rows that are not [`inner_first`] are left out.
     fn tally
 );
 
 #[cfg(target_arch = "x86_64")]
 walk!(
-    /// [`tally`] with the `popcnt` instruction, which the walk's leaves use a few times
-    /// each: a baseline x86-64 build counts bits in a dozen instructions, and n = 28's plan
-    /// took 39 s with it against 47.6 s without.
+    /// [`tally`] with the `popcnt` instruction, which the walk's leaves use a few dozen
+    /// times each: a baseline x86-64 build counts bits in a dozen instructions, and n = 28's
+    /// plan took 39 s with it against 47.6 s without.
     #[target_feature(enable = "popcnt")]
     fn tally_popcnt
 );
 
-/// How many placements each set of three consecutive rows has, given each row's free
-/// columns (`f0`, `f1`, `f2`, top down) as the queens above leave them: entry `s` is for the
-/// rows whose bits are set in `s` (bit 0 the top row). Two of the rows' queens attack each
-/// other when their columns are at most one apart on neighbouring rows, or 0 or 2 apart two
-/// rows apart, so the pairs are the products less those attacks, and the triples follow by
-/// inclusion and exclusion over the three pairs: no branch and no loop, where a walk would
-/// take a leaf per placement on the top row.
+/// How many placements each set of three rows has, given each row's free columns (`f0`,
+/// `f1`, `f2`, top down) as the other queens leave them, the second row `gap` rows below
+/// the first and the third just below the second: entry `s` is for the rows whose bits are
+/// set in `s` (bit 0 the top row). Two queens `d` rows apart attack each other when their
+/// columns are 0 or `d` apart, so the pairs are the products less those attacks, and the
+/// triples follow by inclusion and exclusion over the three pairs: no branch and no loop,
+/// where a walk would take a leaf per placement on the top row.
 #[inline(always)]
-fn last_three(f0: u32, f1: u32, f2: u32) -> [u32; 8] {
+fn last_three(f0: u32, f1: u32, f2: u32, gap: u32) -> [u32; 8] {
     let count = |x: u32| x.count_ones() as i32;
-    // For every column x: how many columns of `f` are at x - k, x and x + k, as two bit
+    // For every column x: how many columns of `f` are at x - d, x and x + d, as two bit
     // planes (ones and twos).
-    let near = |f: u32, k: u32| {
-        let (a, b, c) = (f << k, f, f >> k);
+    let near = |f: u32, d: u32| {
+        let (a, b, c) = (f << d, f, f >> d);
         (a ^ b ^ c, (a & b) | (c & (a ^ b)))
     };
     // Over the columns x of `at`, the sum of the counts of `near` (one plane pair).
@@ -306,23 +393,27 @@ fn last_three(f0: u32, f1: u32, f2: u32) -> [u32; 8] {
         count(at & o & p) + 2 * count(at & o & u) + 2 * count(at & t & p) + 4 * count(at & t & u)
     };
     let (n0, n1, n2) = (count(f0), count(f1), count(f2));
-    let (near1_of_0, near1_of_1, near1_of_2) = (near(f0, 1), near(f1, 1), near(f2, 1));
-    let (near2_of_0, near2_of_2) = (near(f0, 2), near(f2, 2));
+    // Rows 0 and 1 are `gap` apart, 1 and 2 one, 0 and 2 `gap + 1`.
+    let (near01_of_0, near01_of_1) = (near(f0, gap), near(f1, gap));
+    let (near12_of_1, near12_of_2) = (near(f1, 1), near(f2, 1));
+    let (near02_of_0, near02_of_2) = (near(f0, gap + 1), near(f2, gap + 1));
     // Attacking pairs: rows 0 and 1, 1 and 2, 0 and 2.
-    let a01 = sum(f0, near1_of_1);
-    let a12 = sum(f2, near1_of_1);
-    let a02 = sum(f0, near2_of_2);
+    let a01 = sum(f0, near01_of_1);
+    let a12 = sum(f2, near12_of_1);
+    let a02 = sum(f0, near02_of_2);
     // Triples with two given pairs attacking, by the queen the two pairs share.
-    let on_1 = product(f1, near1_of_0, near1_of_2);
-    let on_0 = product(f0, near1_of_1, near2_of_2);
-    let on_2 = product(f2, near1_of_1, near2_of_0);
+    let on_1 = product(f1, near01_of_0, near12_of_2);
+    let on_0 = product(f0, near01_of_1, near02_of_2);
+    let on_2 = product(f2, near12_of_1, near02_of_0);
     // Triples whose three pairs all attack: (column of row 1 less row 0's, row 2's less row
-    // 1's) in (0, 0), (1, 1), (-1, -1), (1, -1), (-1, 1).
-    let all_three = count(f0 & f1 & f2)
-        + count(f0 & f1 >> 1 & f2 >> 2)
-        + count(f0 & f1 << 1 & f2 << 2)
-        + count(f0 & f1 >> 1 & f2)
-        + count(f0 & f1 << 1 & f2);
+    // 1's) in (0, 0), (gap, 1), (-gap, -1), and where gap is 1 also (1, -1) and (-1, 1):
+    // the other steps leave rows 0 and 2 neither 0 nor gap + 1 columns apart.
+    let mut all_three = count(f0 & f1 & f2)
+        + count(f0 & f1 >> gap & f2 >> (gap + 1))
+        + count(f0 & f1 << gap & f2 << (gap + 1));
+    if gap == 1 {
+        all_three += count(f0 & f1 >> 1 & f2) + count(f0 & f1 << 1 & f2);
+    }
     let triples =
         n0 * n1 * n2 - (a01 * n2 + a12 * n0 + a02 * n1) + (on_0 + on_1 + on_2) - all_three;
     [
@@ -343,9 +434,9 @@ fn tally_below(h: u32, split: u32, start: Walk, totals: &mut [u64]) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt") {
         // SAFETY: the processor has the one feature this build enables.
-        return unsafe { tally_popcnt(h, split, h, start, &mut |_| {}, totals) };
+        return unsafe { for_each_quarter!(h, tally_popcnt(split, h, start, &mut |_| {}, totals)) };
     }
-    tally(h, split, h, start, &mut |_| {}, totals);
+    for_each_quarter!(h, tally(split, h, start, &mut |_| {}, totals));
 }
 
 #[cfg(test)]
@@ -390,6 +481,72 @@ mod tests {
         assert_eq!((large, small.offsets.len()), ((1 << 7) + 1, (1 << 2) + 1));
         // Two queens on the first two rows of a 2 x 2 quarter always attack.
         assert!((0..4).all(|columns| small.get(columns).0.is_empty()));
+    }
+
+    /// The three rows' counts are those of a walk over their columns, for every gap the
+    /// walk meets (h - 2 for h = 3 to 14) and free columns of every kind: a formula that
+    /// missed an attack at some distance would count it here.
+    #[test]
+    fn three_rows_at_any_gap_are_counted_as_a_walk_counts_them() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut draw = |h: u32| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state >> 20) as u32 & ((1 << h) - 1)
+        };
+        for gap in 1..=12 {
+            let h = gap + 2;
+            for _ in 0..300 {
+                let free = [draw(h), draw(h), draw(h)];
+                let at = [0, gap, gap + 1];
+                let attacks = |a: usize, b: usize, ca: u32, cb: u32| {
+                    ca == cb || ca.abs_diff(cb) == at[b] - at[a]
+                };
+                let mut walked = [0u32; 8];
+                for (set, walked) in walked.iter_mut().enumerate() {
+                    let rows: Vec<usize> = (0..3).filter(|r| set >> r & 1 == 1).collect();
+                    let choices = |r: usize| (0..h).filter(move |c| free[r] >> c & 1 == 1);
+                    *walked = match rows[..] {
+                        [] => 1,
+                        [a] => choices(a).count() as u32,
+                        [a, b] => choices(a)
+                            .flat_map(|ca| choices(b).map(move |cb| (ca, cb)))
+                            .filter(|&(ca, cb)| !attacks(a, b, ca, cb))
+                            .count() as u32,
+                        _ => choices(0)
+                            .flat_map(|c0| choices(1).map(move |c1| (c0, c1)))
+                            .flat_map(|(c0, c1)| choices(2).map(move |c2| (c0, c1, c2)))
+                            .filter(|&(c0, c1, c2)| {
+                                !attacks(0, 1, c0, c1)
+                                    && !attacks(1, 2, c1, c2)
+                                    && !attacks(0, 2, c0, c2)
+                            })
+                            .count() as u32,
+                    };
+                }
+                let [f0, f1, f2] = free;
+                assert_eq!(
+                    last_three(f0, f1, f2, gap),
+                    walked,
+                    "gap {gap}, free {free:?}"
+                );
+            }
+        }
+    }
+
+    /// Every set's total is the number of placements a walk of that set finds, for quarters
+    /// of every parity: the sets counted by their reversals too.
+    #[test]
+    fn each_set_s_total_is_what_a_walk_of_its_rows_places() {
+        for h in 0..=10 {
+            let totals = row_totals(h);
+            for rows in 0..1u32 << h {
+                let mut placed = 0;
+                place_on_rows(h, rows, &mut |_, _| placed += 1);
+                assert_eq!(totals[rows as usize], placed, "h = {h}, rows {rows:b}");
+            }
+        }
     }
 
     /// The known sizes are those of the walks.
