@@ -245,11 +245,7 @@ fn holding(odds: &[f32], bits: usize) -> [f32; MAX_BITS as usize] {
     for (cut, sums) in by_chunk.iter_mut().enumerate().take(bits.saturating_sub(3)) {
         let run = LANES << cut;
         for odds in odds.chunks_exact(2 * run) {
-            for odds in odds[run..].chunks_exact(LANES) {
-                for (sum, odds) in sums.iter_mut().zip(odds) {
-                    *sum += odds;
-                }
-            }
+            add_lanes(sums, &odds[run..]);
         }
     }
     let total: f32 = all.iter().sum();
@@ -273,12 +269,18 @@ fn holding(odds: &[f32], bits: usize) -> [f32; MAX_BITS as usize] {
 #[inline(always)]
 fn lane_sums(odds: &[f32]) -> [f32; LANES] {
     let mut lanes = [0f32; LANES];
+    add_lanes(&mut lanes, odds);
+    lanes
+}
+
+/// Adds the odds of every chunk of `odds` to `lanes`, lane by lane, chunk after chunk.
+#[inline(always)]
+fn add_lanes(lanes: &mut [f32; LANES], odds: &[f32]) {
     for odds in odds.chunks_exact(LANES) {
         for (sum, odds) in lanes.iter_mut().zip(odds) {
             *sum += odds;
         }
     }
-    lanes
 }
 
 /// Multiplies each pattern's odds by the factors of the cuts it holds (`products` is room
