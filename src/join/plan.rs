@@ -509,10 +509,10 @@ fn prefix_mask(shape: Shape, depth: u32) -> u32 {
 /// core counts (shards, MPI ranks, a resumed checkpoint) make the same tasks; more tasks
 /// cost nothing, since a task's work is its units either way.
 pub fn auto_depth(n: u32) -> u32 {
+    use rayon::prelude::*;
     let more = 8usize.saturating_pow(n.saturating_sub(MORE_TASKS_FROM));
     let wanted = (MOST_THREADS * TASKS_PER_THREAD).saturating_mul(more);
     let shape = Shape::new(n);
-    use rayon::prelude::*;
     // The units sorted once by their bits reversed: those that share the first rows' sides
     // (the low bits of [`prefix_mask`]) are then neighbours at every depth. Sorting the
     // prefixes anew for each depth took 3.4 s of n = 28's start.
