@@ -50,6 +50,7 @@ mod patterns;
 mod plan;
 mod quarter;
 mod shape;
+mod shares;
 mod simd;
 mod slice;
 mod squeeze;

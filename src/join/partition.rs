@@ -142,24 +142,6 @@ impl Policy {
         }
         (bits + 2).min(MAX_BITS)
     }
-
-    /// The runs of a unit's `2^bits` partitions that make its tasks, in order, each with its
-    /// weight: a run grows while its weight stays within the cap (a partition over the cap
-    /// is a run alone).
-    pub(super) fn runs(&self, shares: &Shares, bits: u8) -> Vec<(std::ops::Range<u32>, u64)> {
-        let mut runs = Vec::new();
-        let (mut start, mut held) = (0u32, 0u64);
-        for value in 0..1u32 << bits {
-            let w = shares.of(value);
-            if value > start && held.saturating_add(w) > self.task_cap {
-                runs.push((start..value, held));
-                (start, held) = (value, 0);
-            }
-            held = held.saturating_add(w);
-        }
-        runs.push((start..1 << bits, held));
-        runs
-    }
 }
 
 /// What the weights of a unit's partitions are made from ([`super::weight`]'s
@@ -207,7 +189,7 @@ impl UnitParts {
 
     /// The weight of the heaviest of the unit's partitions by its first `bits` cuts, with
     /// the cuts taken apart from each other.
-    fn heaviest(&self, bits: u8) -> u64 {
+    pub(super) fn heaviest(&self, bits: u8) -> u64 {
         let join = self.factors[..usize::from(bits)]
             .iter()
             .fold(self.mean_pruning(bits), |join, f| {
@@ -232,8 +214,31 @@ impl UnitParts {
     /// it (a cut past the unit's leaves them all).
     fn pass_of_hard_cut(&self, bits: u8, hard: usize) -> u64 {
         let cut = usize::from(bits) + hard;
-        let [west, east] = self.held.map(|side| side.get(cut).copied().unwrap_or(0));
+        // By index: `self.held.map` copied both sides' odds at every call (most of the
+        // time `Policy::bits_for` took).
+        let [west, east] = [0, 1].map(|side| self.held[side].get(cut).copied().unwrap_or(0));
         ONE - times(west, east)
+    }
+}
+
+#[cfg(test)]
+impl UnitParts {
+    /// A unit whose every cut is held by its west and east half-boards with the odds given
+    /// (even cuts the first pair, odd ones the second), for the weights' tests; its west
+    /// side is too small for its indexes to prune anything.
+    pub(super) fn with_odds(join: u64, fixed: u64, odds: [[u64; 2]; 2]) -> UnitParts {
+        let mut unit = UnitParts {
+            west_pairs: 1000,
+            join,
+            fixed,
+            cuts: MAX_BITS,
+            ..UnitParts::default()
+        };
+        for cut in 0..MAX_CUTS {
+            let [west, east] = odds[cut % 2];
+            unit.set_odds(cut, west, east);
+        }
+        unit
     }
 }
 
@@ -264,10 +269,21 @@ impl Pruning {
         Pruning { kept }
     }
 
-    /// What an index of `west` half-boards leaves.
-    #[inline]
+    /// What an index of `west` half-boards leaves: [`interpolate`]'s answer, without a
+    /// branch (for the vectors of `shares.rs`). Below two buckets (or not a number) `k` is
+    /// 0, and what one cut keeps is what none does (the first cuts are soft); past every
+    /// cut, `k` is the last and so is `k + 1`: there `past` moves nothing.
+    #[inline(always)]
     pub(super) fn at(&self, west: f32) -> f32 {
-        interpolate(west, |k| self.kept[k])
+        const _: () = assert!(SOFT_CUTS >= 1);
+        let buckets = west / BUCKET_TARGET as f32;
+        let bits = buckets.to_bits();
+        let below = buckets.is_nan() || buckets < 2.0;
+        let k =
+            ((bits >> 23).wrapping_sub(127).min(MAX_CUTS as u32) as usize) * usize::from(!below);
+        let past = f32::from_bits(bits & 0x007f_ffff | 0x3f80_0000) - 1.0;
+        let (low, high) = (self.kept[k], self.kept[(k + 1).min(MAX_CUTS)]);
+        low - (low - high) * past
     }
 
     /// What an index of `west` half-boards leaves of a partition of `unit` by `bits` cuts,
@@ -312,66 +328,6 @@ pub(super) fn odds_f32(odds: u64) -> f32 {
 pub(super) fn three_quarters(odds: u64) -> u64 {
     let root = (odds as f64 / ONE as f64).sqrt();
     (root * root.sqrt() * ONE as f64) as u64
-}
-
-/// The weights of a unit's partitions by its first `bits` cuts, worked out once for all of
-/// them (n = 28 has billions of partitions): per partition, its join and its west
-/// half-boards' odds, for what its index prunes ([`Pruning::at`]), so that a partition's
-/// weight is two lookups and a few multiplications.
-pub(super) struct Shares {
-    fixed: u64,
-    /// Per partition: its join before its index's cuts, in weight units: the unit's join
-    /// times its west half-boards' odds ([`super::patterns`]) to the power 3/4, and the
-    /// east half-boards' odds of holding none of its set bits (taken one by one).
-    join: Vec<f32>,
-    /// The unit's west half-boards, and per partition the odds of its pattern: its west
-    /// half-boards.
-    west: f32,
-    patterns: Vec<f32>,
-    pruning: Pruning,
-}
-
-impl Shares {
-    /// The partitions' weights of `unit` split by `bits` cuts (at most the unit's cuts),
-    /// from the odds of its west half-boards holding each pattern of them, `patterns`
-    /// (`2^bits` of them, [`super::patterns::west_patterns`]).
-    pub(super) fn new(unit: &UnitParts, bits: u8, mut patterns: Vec<f32>) -> Shares {
-        let bits = bits.min(unit.cuts);
-        let size = 1usize << bits;
-        patterns.resize(size, 0.0);
-        // The east factors' products, doubling cut by cut: one for a clear bit, the odds of
-        // not holding it for a set one.
-        let mut join = vec![unit.join as f32; size];
-        for cut in 0..usize::from(bits) {
-            let clear = odds_f32(ONE - unit.held[1][cut]);
-            let (low, high) = join.split_at_mut(1 << cut);
-            for (high, low) in high[..1 << cut].iter_mut().zip(low.iter()) {
-                *high = low * clear;
-            }
-        }
-        // The west odds to the power 3/4: square roots, which IEEE 754 rounds exactly.
-        for (join, &odds) in join.iter_mut().zip(&patterns) {
-            let root = odds.sqrt();
-            *join *= root * root.sqrt();
-        }
-        Shares {
-            fixed: unit.fixed,
-            join,
-            west: unit.west as f32,
-            patterns,
-            pruning: Pruning::new(unit, bits),
-        }
-    }
-
-    /// The weight of partition `value` (at least 1).
-    #[inline]
-    pub(super) fn of(&self, value: u32) -> u64 {
-        let value = value as usize;
-        let kept = self.pruning.at(self.west * self.patterns[value]);
-        ((self.join[value] * kept) as u64)
-            .saturating_add(self.fixed)
-            .max(1)
-    }
 }
 
 #[cfg(test)]
@@ -444,104 +400,27 @@ mod tests {
         assert_eq!(next as usize, a.units.len());
     }
 
-    /// A unit whose every cut is held by its west and east half-boards with the odds given
-    /// (even cuts the first pair, odd ones the second), for the shares' tests; its west
-    /// side is too small for its indexes to prune anything.
-    fn unit_with(join: u64, fixed: u64, odds: [[u64; 2]; 2]) -> UnitParts {
-        let mut unit = UnitParts {
-            west_pairs: 1000,
-            join,
-            fixed,
-            cuts: MAX_BITS,
-            ..UnitParts::default()
-        };
-        for cut in 0..MAX_CUTS {
-            let [west, east] = odds[cut % 2];
-            unit.set_odds(cut, west, east);
-        }
-        unit
-    }
-
-    /// The shares of `unit` by `bits` cuts, each cut held by its west half-boards apart
-    /// from the others.
-    fn shares_apart(unit: &UnitParts, bits: u8) -> Shares {
-        let bits = bits.min(unit.cuts);
-        let held = &unit.held[0][..usize::from(bits)];
-        Shares::new(unit, bits, crate::join::patterns::independent(held))
-    }
-
-    /// What an index keeps of a partition's join falls with the west half-boards it is
-    /// built on: past its soft cuts, each power of two adds a hard cut, the next after the
-    /// partition's bits, and its share of the pairs; between powers of two it is
-    /// interpolated. A partition's weight is its join's share times what its own west
-    /// half-boards' index keeps.
+    /// What an index keeps, worked out without a branch (`Pruning::at`, for vectors), is
+    /// bit for bit what [`interpolate`] makes of the same table, at and between powers of
+    /// two, below two buckets, past every cut, at zero, below it and not a number.
     #[test]
-    fn an_index_of_more_west_half_boards_keeps_less_of_the_join() {
-        let mut unit = unit_with(1 << 40, 5, [[ONE / 2; 2]; 2]);
-        // Every cut leaves half the pairs (held by every east half-board and half the west
-        // ones), cut 3 a quarter.
-        unit.held = [[ONE / 2; MAX_CUTS], [ONE; MAX_CUTS]];
-        unit.held[0][3] = ONE * 3 / 4;
-        let pruning = Pruning::new(&unit, 2);
+    fn what_an_index_keeps_is_interpolated_alike_without_branches() {
+        let mut unit =
+            UnitParts::with_odds(1 << 40, 5, [[ONE / 3, ONE / 2], [ONE / 5, ONE * 4 / 5]]);
+        unit.held[0][7] = ONE * 9 / 10;
         let bucket = BUCKET_TARGET as f32;
-        let kept = |west: f32| f64::from(pruning.at(west));
-        let near = |a: f64, b: f64| (a - b).abs() < 1e-6;
-        // Up to SOFT_CUTS cuts, all soft: nothing pruned.
-        assert_eq!(kept(0.0), 1.0);
-        assert_eq!(kept(bucket * (1 << SOFT_CUTS) as f32), 1.0);
-        // One hard cut (cut 2, the first after the bits), then two (cuts 2 and 3).
-        let (one, two) = (0.5f64.powf(0.75), 0.125f64.powf(0.75));
-        assert!(near(kept(bucket * 8.0), one), "{}", kept(bucket * 8.0));
-        assert!(near(kept(bucket * 16.0), two));
-        assert!(near(kept(bucket * 12.0), (one + two) / 2.0));
-        let mut last = 1.0;
-        for i in 0..60 {
-            let west = bucket * (1u64 << (i / 3)) as f32 * (1.0 + (i % 3) as f32 / 3.0);
-            assert!(pruning.at(west) <= last, "{west}");
-            last = pruning.at(west);
+        let mut wests = vec![0.0, -0.0, -1.0, f32::NAN, f32::INFINITY, f32::MAX, 1e-30];
+        for k in 0..=MAX_CUTS as i32 + 2 {
+            let at = bucket * 2f32.powi(k);
+            wests.extend([at, at * 0.999_99, at * 1.000_01, at * 1.3, at * 1.75]);
         }
-        // Past every cut: all 18 hard ones after the bits (cut 3 a quarter, the rest halves).
-        assert!(near(kept(1e30), 0.5f64.powi(19).powf(0.75)));
-        // Two partitions by one cut (which no east half-board holds), each of half the west
-        // half-boards: 8 buckets each, and half the west ones to the power 3/4 of the join.
-        unit.west = BUCKET_TARGET as u64 * 16;
-        unit.held[1][0] = 0;
-        let shares = shares_apart(&unit, 1);
-        let kept = f64::from(Pruning::new(&unit, 1).at(bucket * 8.0));
-        let join = (1u64 << 40) as f64 * 0.5f64.powf(0.75) * kept;
-        for value in 0..2 {
-            let weight = (shares.of(value) - 5) as f64;
-            assert!(
-                (weight - join).abs() < 1e-6 * weight,
-                "{value}: {weight} {join}"
-            );
-        }
-    }
-
-    /// With each cut held apart from the others, a partition weighs its unit's join times
-    /// its cuts' factors, plus the fixed part (within rounding, for every number of bits),
-    /// the heaviest is the largest of them and the quick total about their sum.
-    #[test]
-    fn shares_are_the_products_of_their_cuts_factors() {
-        let (half, third) = (ONE / 2, ONE / 3);
-        let unit = unit_with(1 << 40, 7, [[half, third], [ONE - third, half / 3]]);
-        for bits in 0..=MAX_BITS {
-            let shares = shares_apart(&unit, bits);
-            let mut most = 0;
-            for value in 0..1u32 << bits {
-                let exact = (0..u32::from(bits)).fold(unit.join as f64, |join, cut| {
-                    let f = unit.factors[cut as usize][(value >> cut & 1) as usize];
-                    join * f as f64 / ONE as f64
-                });
-                let weight = shares.of(value);
-                most = most.max(weight);
-                let error = (weight as f64 - 7.0 - exact).abs();
-                assert!(error <= exact * 1e-5 + 2.0, "bits {bits} value {value}");
+        for bits in [0, 3, 12] {
+            let pruning = Pruning::new(&unit, bits);
+            for &west in &wests {
+                let plain = interpolate(west, |k| pruning.kept[k]);
+                assert_eq!(pruning.at(west).to_bits(), plain.to_bits(), "{bits} {west}");
             }
-            assert!(unit.heaviest(bits).abs_diff(most) <= 2 + most / 100_000);
         }
-        assert!(shares_apart(&unit, 4).of(0) > shares_apart(&unit, 4).of(0b0101));
-        assert_eq!(shares_apart(&unit_with(0, 0, [[0; 2]; 2]), 3).of(5), 1);
     }
 
     /// Regression: a whole unit heavier than the cap (not split: its fixed part outweighs its
@@ -574,65 +453,5 @@ mod tests {
         }
         let policy = Policy::for_board(28).unwrap();
         assert_eq!(policy.task_cap, TASK_NANOS * 1000 / PICOS_PER_WEIGHT[2].1);
-    }
-
-    /// Runs cover every partition once, in order, each with the sum of its partitions'
-    /// weights, and stay within the cap unless a run is one partition; a unit under the cap
-    /// whose sides are small is not split.
-    #[test]
-    fn runs_cover_the_partitions_within_the_cap() {
-        let policy = Policy {
-            partition_pairs: 1000,
-            task_cap: 5_000,
-        };
-        let odds = [[ONE * 3 / 4, ONE / 5], [ONE / 2, ONE / 3]];
-        for (west_pairs, join, fixed) in [
-            (10, 90, 10),
-            (4000, 3_000, 0),
-            (1 << 20, 80_000, 3),
-            (9, 1 << 40, 1),
-        ] {
-            let unit = UnitParts {
-                west_pairs,
-                ..unit_with(join, fixed, odds)
-            };
-            let bits = policy.bits_for(&unit).unwrap();
-            assert!(west_pairs >> bits <= 1000 || bits == MAX_BITS);
-            let heaviest = unit.heaviest(bits);
-            assert!(heaviest <= 5_000 || bits == MAX_BITS || heaviest - fixed <= fixed);
-            let shares = shares_apart(&unit, bits);
-            let runs = policy.runs(&shares, bits);
-            assert_eq!(runs[0].0.start, 0);
-            assert_eq!(runs.last().unwrap().0.end, 1 << bits);
-            for pair in runs.windows(2) {
-                assert_eq!(pair[0].0.end, pair[1].0.start);
-            }
-            for (run, weight) in &runs {
-                let held: u64 = run.clone().map(|v| shares.of(v)).sum();
-                assert_eq!(held, *weight);
-                assert!(held <= 5_000 || run.len() == 1, "{run:?}: {held}");
-            }
-        }
-        // A unit whose fixed part alone passes the cap is not split for it.
-        let reads = UnitParts {
-            west_pairs: 10,
-            ..unit_with(4_000, 6_000, odds)
-        };
-        assert_eq!(policy.bits_for(&reads), Some(0));
-        let small = unit_with(90, 10, odds);
-        assert_eq!(
-            policy.bits_for(&UnitParts {
-                west_pairs: 10,
-                ..small
-            }),
-            Some(0)
-        );
-        assert_eq!(policy.runs(&shares_apart(&small, 0), 0), vec![(0..1, 100)]);
-        // More bits than the cuts worked out: none.
-        let few = UnitParts {
-            cuts: 1,
-            ..unit_with(1 << 40, 0, odds)
-        };
-        assert_eq!(policy.bits_for(&few), None);
     }
 }

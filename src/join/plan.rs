@@ -213,7 +213,7 @@ impl Plan {
                         }
                         // Runs within the cap: one run holds every partition, the unit's
                         // weight, unless their sum passes the cap.
-                        let runs = policy.runs(&shares, bits);
+                        let runs = shares.runs(policy.task_cap);
                         match &runs[..] {
                             [(_, weight)] => (west, bits, *weight, None),
                             _ => (west, bits, 0, Some(runs.into_boxed_slice())),

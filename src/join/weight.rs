@@ -8,10 +8,11 @@ use super::half::{Cursor, Part, Place, Side};
 use super::holds::board_rows;
 use super::layout::jobs_of;
 use super::odds::{Odds, SideOdds};
-use super::partition::{MAX_BITS, ONE, Policy, Shares, UnitParts, times};
+use super::partition::{MAX_BITS, ONE, Policy, UnitParts, times};
 use super::patterns::west_patterns;
 use super::plan::{Plan, Table};
 use super::shape::{Diagonals, Shape};
+use super::shares::Shares;
 use super::squeeze::MAX_CUTS;
 
 impl Plan {
