@@ -111,7 +111,7 @@ impl Weighing<'_> {
         for ((weight, &join), &odds) in weights.iter_mut().zip(self.join).zip(self.odds) {
             let root = odds.sqrt();
             let kept = self.pruning.at(west * odds);
-            *weight = ((join * (root * root.sqrt()) * kept) as u64)
+            *weight = whole(join * (root * root.sqrt()) * kept)
                 .saturating_add(fixed)
                 .max(1);
         }
@@ -130,6 +130,22 @@ impl Weighing<'_> {
     fn avx2(&self, weights: &mut [u64]) {
         self.weigh(weights);
     }
+}
+
+/// `x as u64`, written so that vectors convert it (Rust's saturating conversion is made
+/// one lane at a time): not a number or below zero 0, from 2^64 on the largest `u64`, and
+/// in between `x` without its fraction.
+#[inline(always)]
+fn whole(x: f32) -> u64 {
+    // The largest float below 2^64, and 2^64.
+    const BELOW: f32 = 18_446_742_974_197_923_840.0;
+    const PAST: f32 = 18_446_744_073_709_551_616.0;
+    // `max` takes 0 over not a number (`clamp` would keep it).
+    #[allow(clippy::manual_clamp)]
+    let within = x.max(0.0).min(BELOW);
+    // SAFETY: `within` is a number from 0 to below 2^64, whose whole part a `u64` holds.
+    let whole = unsafe { within.to_int_unchecked::<u64>() };
+    if x >= PAST { u64::MAX } else { whole }
 }
 
 #[cfg(test)]
@@ -287,8 +303,9 @@ mod tests {
         assert_eq!(policy.bits_for(&few), None);
     }
 
-    /// Every build weighs alike: random joins, odds and units, the odds' edges among them
-    /// (none, all, not a number), weighed by each build the processor has.
+    /// Every build weighs as Rust's own conversions do, a partition at a time: random
+    /// joins, odds and units, with edges among the odds (none, all, not a number, below
+    /// zero, past one: weights past 2^64), weighed by each build the processor has.
     #[test]
     fn every_build_weighs_the_same() {
         let mut state = 7u64;
@@ -311,6 +328,9 @@ mod tests {
                     0 => 0.0,
                     1 => 1.0,
                     2 => f32::NAN,
+                    3 => -0.5,
+                    4 => f32::INFINITY,
+                    5 => 3.9,
                     _ => (draw() % ONE) as f32 / ONE as f32,
                 })
                 .collect();
@@ -321,8 +341,19 @@ mod tests {
                 west: (draw() >> (draw() % 64)) as f32,
                 fixed: unit.fixed,
             };
-            let mut plain = vec![0; size];
-            weighing.weigh(&mut plain);
+            // Rust's own conversion, a partition at a time.
+            let plain: Vec<u64> = (0..size)
+                .map(|i| {
+                    let root = odds[i].sqrt();
+                    let kept = weighing.pruning.at(weighing.west * odds[i]);
+                    ((join[i] * (root * root.sqrt()) * kept) as u64)
+                        .saturating_add(weighing.fixed)
+                        .max(1)
+                })
+                .collect();
+            let mut portable = vec![0; size];
+            weighing.weigh(&mut portable);
+            assert_eq!(portable, plain, "round {round}");
             assert_eq!(weighing.weights(), plain, "round {round}");
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("avx2") {
