@@ -153,8 +153,8 @@ type Weighed = (u32, u8, u64, Option<Box<[(std::ops::Range<u32>, u64)]>>);
 impl Plan {
     /// The plan for the n x n board (`MIN_N <= n <= MAX_N`), tasks split at `depth` rows;
     /// from n = 26 on (tables built on demand), large units are partitioned
-    /// ([`Policy::for_board`]), which reads the row totals and weighs every unit now (a
-    /// minute at n = 28, on the current thread's rayon pool).
+    /// ([`Policy::for_board`]), which reads the row totals and weighs every unit now (some
+    /// 40 core-seconds at n = 28, on the current thread's rayon pool).
     ///
     /// # Panics
     ///
