@@ -166,7 +166,8 @@ pub(super) struct UnitParts {
     /// each other. Clear: the west half-boards' odds of not holding it to the power 3/4.
     /// Set: their odds of holding it to the power 3/4, times the east half-boards' odds of
     /// not holding it. Quick, for choosing a unit's bits ([`UnitParts::heaviest`]); its
-    /// partitions' weights take the west odds of their patterns whole ([`Shares`]).
+    /// partitions' weights take the west odds of their patterns whole
+    /// ([`Shares`](super::shares::Shares)).
     pub(super) factors: [[u64; 2]; MAX_BITS as usize],
     /// The unit's west half-boards (estimated).
     pub(super) west: u64,
@@ -214,8 +215,8 @@ impl UnitParts {
     /// it (a cut past the unit's leaves them all).
     fn pass_of_hard_cut(&self, bits: u8, hard: usize) -> u64 {
         let cut = usize::from(bits) + hard;
-        // By index: `self.held.map` copied both sides' odds at every call (most of the
-        // time `Policy::bits_for` took).
+        // By index, not by `self.held.map`, which copies both sides' odds: this runs many
+        // times a unit (`Policy::bits_for`'s quick estimate).
         let [west, east] = [0, 1].map(|side| self.held[side].get(cut).copied().unwrap_or(0));
         ONE - times(west, east)
     }

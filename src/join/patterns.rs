@@ -1,6 +1,6 @@
 //! How often a unit's west half-boards hold each pattern of its partition bits, all cuts at
 //! once: the odds of the west partitions' sizes, which set their indexes' cuts and most of
-//! their weights ([`super::partition::Shares`]).
+//! their weights ([`super::shares::Shares`]).
 //!
 //! The cuts are the central diagonals, neighbours of each direction, and a half-board's
 //! queens never share a diagonal: a half-board that holds one cut holds its neighbour less

@@ -147,7 +147,7 @@ pub struct Plan {
 }
 
 /// A unit as the plan weighs it: its west rows, partition bits, weight, and the runs of its
-/// partitions when they make more than one task ([`Policy::runs`]).
+/// partitions when they make more than one task ([`Shares::runs`](super::shares::Shares::runs)).
 type Weighed = (u32, u8, u64, Option<Box<[(std::ops::Range<u32>, u64)]>>);
 
 impl Plan {

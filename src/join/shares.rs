@@ -119,7 +119,7 @@ impl Weighing<'_> {
 
     /// [`Weighing::weigh`] built for AVX-512 (vectors of float-to-integer conversions).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,avx512f,avx512dq,avx512vl")]
+    #[target_feature(enable = "avx512f,avx512dq,avx512vl")]
     fn avx512(&self, weights: &mut [u64]) {
         self.weigh(weights);
     }
