@@ -270,21 +270,10 @@ impl Pruning {
         Pruning { kept }
     }
 
-    /// What an index of `west` half-boards leaves: [`interpolate`]'s answer, without a
-    /// branch (for the vectors of `shares.rs`). Below two buckets (or not a number) `k` is
-    /// 0, and what one cut keeps is what none does (the first cuts are soft); past every
-    /// cut, `k` is the last and so is `k + 1`: there `past` moves nothing.
+    /// What an index of `west` half-boards leaves.
     #[inline(always)]
     pub(super) fn at(&self, west: f32) -> f32 {
-        const _: () = assert!(SOFT_CUTS >= 1);
-        let buckets = west / BUCKET_TARGET as f32;
-        let bits = buckets.to_bits();
-        let below = buckets.is_nan() || buckets < 2.0;
-        let k =
-            ((bits >> 23).wrapping_sub(127).min(MAX_CUTS as u32) as usize) * usize::from(!below);
-        let past = f32::from_bits(bits & 0x007f_ffff | 0x3f80_0000) - 1.0;
-        let (low, high) = (self.kept[k], self.kept[(k + 1).min(MAX_CUTS)]);
-        low - (low - high) * past
+        interpolate(west, |k| self.kept[k])
     }
 
     /// What an index of `west` half-boards leaves of a partition of `unit` by `bits` cuts,
@@ -303,19 +292,18 @@ impl Pruning {
 /// `index.rs` gives it `k` cuts where it has `2^k` buckets of [`BUCKET_TARGET`] to
 /// `2^(k + 1)`, and in between the share is interpolated (`kept` never grows with `k`).
 /// From the bits of the float: `k` its exponent, how far past `2^k` its mantissa (exact).
+/// Without a branch, for the vectors of `shares.rs`: below two buckets (or not a number)
+/// `k` is 0, and what one cut keeps is what none does (the first cuts are soft); past
+/// every cut, `k` is the last and so is `k + 1`: there how far past moves nothing.
 #[inline(always)]
 fn interpolate(west: f32, kept: impl Fn(usize) -> f32) -> f32 {
+    const _: () = assert!(SOFT_CUTS >= 1);
     let buckets = west / BUCKET_TARGET as f32;
-    if buckets.is_nan() || buckets < 2.0 {
-        return kept(0);
-    }
     let bits = buckets.to_bits();
-    let k = ((bits >> 23) - 127) as usize;
-    if k >= MAX_CUTS {
-        return kept(MAX_CUTS);
-    }
+    let below = buckets.is_nan() || buckets < 2.0;
+    let k = ((bits >> 23).wrapping_sub(127).min(MAX_CUTS as u32) as usize) * usize::from(!below);
     let past = f32::from_bits(bits & 0x007f_ffff | 0x3f80_0000) - 1.0;
-    let (low, high) = (kept(k), kept(k + 1));
+    let (low, high) = (kept(k), kept((k + 1).min(MAX_CUTS)));
     low - (low - high) * past
 }
 
@@ -401,11 +389,25 @@ mod tests {
         assert_eq!(next as usize, a.units.len());
     }
 
-    /// What an index keeps, worked out without a branch (`Pruning::at`, for vectors), is
-    /// bit for bit what [`interpolate`] makes of the same table, at and between powers of
-    /// two, below two buckets, past every cut, at zero, below it and not a number.
+    /// What an index keeps, worked out without a branch (for vectors), is bit for bit what
+    /// the plain rule with branches makes of the same table, from the table
+    /// (`Pruning::at`) and for one partition alone (`Pruning::one`): at and between powers
+    /// of two, below two buckets, past every cut, at zero, below it and not a number.
     #[test]
     fn what_an_index_keeps_is_interpolated_alike_without_branches() {
+        let with_branches = |west: f32, kept: &[f32]| {
+            let buckets = west / BUCKET_TARGET as f32;
+            if buckets.is_nan() || buckets < 2.0 {
+                return kept[0];
+            }
+            let bits = buckets.to_bits();
+            let k = ((bits >> 23) - 127) as usize;
+            if k >= MAX_CUTS {
+                return kept[MAX_CUTS];
+            }
+            let past = f32::from_bits(bits & 0x007f_ffff | 0x3f80_0000) - 1.0;
+            kept[k] - (kept[k] - kept[k + 1]) * past
+        };
         let mut unit =
             UnitParts::with_odds(1 << 40, 5, [[ONE / 3, ONE / 2], [ONE / 5, ONE * 4 / 5]]);
         unit.held[0][7] = ONE * 9 / 10;
@@ -418,8 +420,13 @@ mod tests {
         for bits in [0, 3, 12] {
             let pruning = Pruning::new(&unit, bits);
             for &west in &wests {
-                let plain = interpolate(west, |k| pruning.kept[k]);
-                assert_eq!(pruning.at(west).to_bits(), plain.to_bits(), "{bits} {west}");
+                let plain = with_branches(west, &pruning.kept).to_bits();
+                assert_eq!(pruning.at(west).to_bits(), plain, "{bits} {west}");
+                assert_eq!(
+                    Pruning::one(&unit, bits, west).to_bits(),
+                    plain,
+                    "{bits} {west}"
+                );
             }
         }
     }
