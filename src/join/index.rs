@@ -1,8 +1,10 @@
 //! Counting pairs in bulk: one side's half-boards filed in buckets by a few central diagonals
-//! and stored bit-sliced, and the hot loop that counts the other side's partners in them.
+//! and stored bit-sliced, and the walk of the groups and runs of the other side's half-boards
+//! that can pair, which the hot loop (`hot.rs`) counts.
 
 use super::chunking::Chunking;
 use super::cuts::CutPlan;
+use super::hot::{CountHere, GROUP, GROUPS_AT_ONCE, Row};
 #[cfg(test)]
 use super::shape::Shape;
 use super::squeeze::{Gather, MAX_CUTS, Squeeze};
@@ -73,15 +75,8 @@ impl Keys {
     }
 }
 
-/// Words in a row of a group: one bit per half-board, 512 half-boards to a group, one
-/// AVX-512 vector (two AVX2 ones) per row.
-pub(super) const GROUP: usize = 8;
-
 /// The half-boards a group holds.
 const GROUP_MEMBERS: usize = 64 * GROUP;
-
-/// One row of a group's table: bit `j` of word `k` stands for member `64 k + j`.
-pub(crate) type Row = [u64; GROUP];
 
 /// Half-boards of one piece, bucketed and bit-sliced for counting.
 ///
@@ -108,8 +103,10 @@ pub(crate) struct Index {
     /// The other side's rests sorted by bucket.
     queries: Vec<u64>,
     query_bounds: Vec<u32>,
-    /// The row numbers each query reads, `chunks` to a query, in the order of `queries`.
-    rows: Vec<u32>,
+    /// The row numbers each query reads, `chunks` to a query, in the order of `queries`:
+    /// 16 bits, as a group has at most 2,048 rows, so that they stream past the groups'
+    /// tables in half the bytes (`hot.rs`).
+    rows: Vec<u16>,
     /// How many times it was built (`Index::builds`, for a device's copy).
     #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
     builds: u64,
@@ -211,12 +208,7 @@ impl Index {
     /// The pairs of the prepared queries ([`Index::prepare_queries`]), group by group.
     #[inline(always)]
     fn count_prepared<const CHUNKS: usize>(&self) -> u64 {
-        let mut here = CountHere::<CHUNKS> {
-            tables: &self.tables,
-            rows: &self.rows,
-            per_group: self.chunking.rows(),
-            total: 0,
-        };
+        let mut here = CountHere::<CHUNKS>::new(&self.tables, &self.rows, self.chunking.rows());
         self.each_pairing(&mut here);
         here.total
     }
@@ -251,7 +243,8 @@ impl Index {
         self.rows.clear();
         for &q in &self.queries {
             for (shift, mask, first) in places {
-                self.rows.push(first + ((q >> shift) & mask) as u32);
+                self.rows
+                    .push((first + ((q >> shift) & mask) as u32) as u16);
             }
         }
     }
@@ -294,11 +287,22 @@ impl Index {
                     if first == last {
                         continue;
                     }
-                    // The groups with a member clear of the queries' soft cut diagonals.
+                    // The groups with a member clear of the queries' soft cut diagonals,
+                    // a few at a time.
+                    let mut batch = [0; GROUPS_AT_ONCE];
+                    let mut held = 0;
                     for g in groups.clone() {
                         if self.softs[g] & clear != 0 {
-                            pairing.pair(g, first, last);
+                            batch[held] = g;
+                            held += 1;
+                            if held == GROUPS_AT_ONCE {
+                                pairing.pair_groups(&batch, first, last);
+                                held = 0;
+                            }
                         }
+                    }
+                    if held > 0 {
+                        pairing.pair_groups(&batch[..held], first, last);
                     }
                 }
                 if hard == 0 {
@@ -311,7 +315,7 @@ impl Index {
 
     /// The work a count of `patterns` against this index would do, without doing it: the
     /// pairs of a group and a query it would test, each a few loads and popcounts
-    /// ([`count_group`]), which make most of its time. For `--estimate`'s draw of the piece
+    /// ([`super::hot`]), which make most of its time. For `--estimate`'s draw of the piece
     /// of a large unit to time (`unit.rs`): pieces of the same size differ in it by the cut
     /// diagonals their half-boards hold. Leaves the queries prepared as a count would.
     #[inline(always)]
@@ -415,6 +419,15 @@ pub(crate) fn pairs_of_patterns(
 pub(crate) trait Pairing {
     /// Group `group` against the prepared queries `first..last`.
     fn pair(&mut self, group: usize, first: usize, last: usize);
+
+    /// Each of `groups` (one to [`GROUPS_AT_ONCE`], of one indexed bucket) against the
+    /// prepared queries `first..last`: the hot loop reads each query once for all of them.
+    #[inline(always)]
+    fn pair_groups(&mut self, groups: &[usize], first: usize, last: usize) {
+        for &g in groups {
+            self.pair(g, first, last);
+        }
+    }
 }
 
 /// Adds up the queries of each pairing ([`Index::work`]).
@@ -426,19 +439,15 @@ impl Pairing for Tally {
     }
 }
 
-/// Counts each pairing here, in the hot loop.
-struct CountHere<'a, const CHUNKS: usize> {
-    tables: &'a [Row],
-    rows: &'a [u32],
-    per_group: usize,
-    total: u64,
-}
-
 impl<const CHUNKS: usize> Pairing for CountHere<'_, CHUNKS> {
     #[inline(always)]
     fn pair(&mut self, group: usize, first: usize, last: usize) {
-        let table = &self.tables[group * self.per_group..][..self.per_group];
-        self.total += count_group::<CHUNKS>(table, &self.rows[first * CHUNKS..last * CHUNKS]);
+        self.count(&[group], first, last);
+    }
+
+    #[inline(always)]
+    fn pair_groups(&mut self, groups: &[usize], first: usize, last: usize) {
+        self.count(groups, first, last);
     }
 }
 
@@ -500,26 +509,6 @@ pub(super) fn transpose(a: &mut [u64; 64]) {
     }
 }
 
-/// The hot loop: for every query (its `CHUNKS` row numbers in `rows`), the members of a
-/// group it shares no diagonal with. No allocation, no branch on the data.
-#[inline(always)]
-fn count_group<const CHUNKS: usize>(table: &[Row], rows: &[u32]) -> u64 {
-    // Counts per word, summed once at the end.
-    let mut lanes = [0u64; GROUP];
-    for query in rows.chunks_exact(CHUNKS) {
-        let mut free = table[query[0] as usize];
-        for &row in &query[1..] {
-            for (f, &w) in free.iter_mut().zip(&table[row as usize]) {
-                *f &= w;
-            }
-        }
-        for (l, f) in lanes.iter_mut().zip(free) {
-            *l += u64::from(f.count_ones());
-        }
-    }
-    lanes.iter().sum()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -550,6 +539,38 @@ mod tests {
         }
         assert_eq!(index.work(Portable, &queries), each);
         assert!(fewer > queries.len() / 4, "{fewer}");
+    }
+
+    /// A bucket's groups that pair with a run of queries are handed over together, up to
+    /// [`GROUPS_AT_ONCE`] at a time, each group once, and the same pairs as one at a time.
+    #[test]
+    fn a_bucket_s_groups_are_paired_with_a_run_of_queries_together() {
+        struct Batches(Vec<(Vec<usize>, usize, usize)>);
+        impl Pairing for Batches {
+            fn pair(&mut self, _: usize, _: usize, _: usize) {
+                unreachable!("every pairing comes in a batch")
+            }
+            fn pair_groups(&mut self, groups: &[usize], first: usize, last: usize) {
+                self.0.push((groups.to_vec(), first, last));
+            }
+        }
+        let plan = CutPlan::new(Shape::new(20));
+        let mut index = Index::default();
+        index.build(Portable, &plan, &test_patterns(30000, 5));
+        index.prepare_query_rests(Portable, &test_patterns(3000, 6));
+        let mut batches = Batches(Vec::new());
+        index.each_pairing(&mut batches);
+        let mut together = 0;
+        for (groups, _, _) in &batches.0 {
+            assert!((1..=GROUPS_AT_ONCE).contains(&groups.len()), "{groups:?}");
+            assert!(groups.windows(2).all(|w| w[0] < w[1]), "{groups:?}");
+            together += usize::from(groups.len() > 1);
+        }
+        assert!(together > batches.0.len() / 4, "{together}");
+        let mut tally = Tally(0);
+        index.each_pairing(&mut tally);
+        let pairs: usize = batches.0.iter().map(|(g, f, l)| g.len() * (l - f)).sum();
+        assert_eq!(pairs as u64, tally.0);
     }
 
     /// The index (hard and soft cuts, groups, chunk rows, the hot loop) counts what a plain

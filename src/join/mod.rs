@@ -41,6 +41,7 @@ mod chunking;
 mod cuts;
 mod half;
 mod holds;
+mod hot;
 mod index;
 mod layout;
 mod memory;
