@@ -82,6 +82,8 @@ mod tests {
                 "width {width}: {widths:?}"
             );
             assert_eq!(c.rows(), widths.iter().map(|w| 1 << w).sum::<usize>());
+            // A query's row numbers are kept in 16 bits (`index.rs`).
+            assert!(c.rows() <= 2048, "width {width}: {} rows", c.rows());
         }
         assert_eq!(Chunking::new(31).widths[..6], [6, 5, 5, 5, 5, 5]);
     }

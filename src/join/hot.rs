@@ -136,20 +136,22 @@ fn opaque(mut x: usize) -> usize {
     x
 }
 
+/// Random words for tests, a xorshift from `seed` (not zero): this file's, and the index's
+/// test patterns (`index.rs`), which a device's tests share.
+#[cfg(test)]
+pub(super) fn test_words(seed: u64) -> impl FnMut() -> u64 {
+    let mut x = seed;
+    move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Random words, a xorshift from `seed`.
-    fn words(seed: u64) -> impl FnMut() -> u64 {
-        let mut x = seed;
-        move || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        }
-    }
 
     /// One to four groups at once count what a plain loop counts group by group, query by
     /// query, for every run of queries (the first and last queries included).
@@ -157,8 +159,9 @@ mod tests {
     fn any_number_of_groups_at_once_counts_what_a_plain_loop_counts() {
         const CHUNKS: usize = 3;
         let (per_group, groups, queries) = (40, 6, 50);
-        let mut next = words(0x1234_5678);
-        // Dense rows (three words ANDed in two of three draws) so that pairs are rare.
+        let mut next = test_words(0x1234_5678);
+        // Rows with some 5/8 of their bits set (a | b & c): a query's three rows leave about
+        // a quarter of the members free, so counts are neither none nor all.
         let tables: Vec<Row> = (0..per_group * groups)
             .map(|_| std::array::from_fn(|_| next() | next() & next()))
             .collect();

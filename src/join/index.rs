@@ -205,7 +205,8 @@ impl Index {
         with_chunks!(self.chunking.count(), self.count_prepared())
     }
 
-    /// The pairs of the prepared queries ([`Index::prepare_queries`]), group by group.
+    /// The pairs of the prepared queries ([`Index::prepare_queries`]), indexed bucket by
+    /// indexed bucket ([`Index::each_pairing`]).
     #[inline(always)]
     fn count_prepared<const CHUNKS: usize>(&self) -> u64 {
         let mut here = CountHere::<CHUNKS>::new(&self.tables, &self.rows, self.chunking.rows());
@@ -240,6 +241,9 @@ impl Index {
     #[inline(always)]
     fn query_rows_with<const CHUNKS: usize>(&mut self) {
         let places = self.chunking.places::<CHUNKS>();
+        // Every row number fits the 16 bits it is kept in (a group has at most 2,048 rows):
+        // checked once, as a number cut short would still be a row, the wrong one.
+        assert!(self.chunking.rows() <= 1 << 16, "row numbers past 16 bits");
         self.rows.clear();
         for &q in &self.queries {
             for (shift, mask, first) in places {
@@ -381,13 +385,7 @@ impl Index {
 /// device's.
 #[cfg(test)]
 pub(crate) fn test_patterns(count: usize, seed: u64) -> Vec<u64> {
-    let mut x = seed;
-    let mut next = move || {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        x
-    };
+    let mut next = super::hot::test_words(seed);
     (0..count)
         .map(|_| next() & next() & (next() | next()) & ((1 << 38) - 1))
         .collect()
@@ -644,14 +642,8 @@ mod tests {
 
     #[test]
     fn transpose_swaps_rows_and_columns() {
-        let mut x = 0x1234_5678_9abc_def1u64;
-        let mut a = [0u64; 64];
-        for row in a.iter_mut() {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            *row = x;
-        }
+        let mut next = crate::join::hot::test_words(0x1234_5678_9abc_def1);
+        let mut a: [u64; 64] = std::array::from_fn(|_| next());
         let original = a;
         transpose(&mut a);
         for (b, column) in a.iter().enumerate() {
