@@ -13,6 +13,11 @@ pub(super) struct CutPlan {
     pub(super) usable: usize,
     /// The pattern's width.
     pub(super) width: u32,
+    /// Bits every half-board an index holds or queries has alike where it matters: the
+    /// positions of the cuts a partition fixes ([`CutPlan::skipping`]). A west half-board of
+    /// the partition holds exactly its bits there, and an east one none of those it holds,
+    /// so these bits decide no pair, and the index leaves them out of its rests.
+    pub(super) dropped: u64,
 }
 
 impl CutPlan {
@@ -45,6 +50,7 @@ impl CutPlan {
             order,
             usable,
             width: 2 * len,
+            dropped: 0,
         }
     }
 }
@@ -55,16 +61,18 @@ impl CutPlan {
         &self.order[..k.min(self.usable)]
     }
 
-    /// The plan without its first `k` cuts: what a partition whose first `k` cut bits are
-    /// fixed is indexed on.
+    /// The plan without its first `k` cuts, and those dropped from the rests: what a
+    /// partition whose first `k` cut bits are fixed is indexed on.
     pub(super) fn skipping(&self, k: usize) -> CutPlan {
         let k = k.min(self.usable);
         let mut order = [0u32; MAX_CUTS];
         order[..self.usable - k].copy_from_slice(&self.order[k..self.usable]);
+        let fixed = self.order[..k].iter().fold(0u64, |m, &b| m | 1 << b);
         CutPlan {
             order,
             usable: self.usable - k,
             width: self.width,
+            dropped: self.dropped | fixed,
         }
     }
 }

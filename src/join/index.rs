@@ -46,23 +46,26 @@ pub(super) struct Keys {
 impl Keys {
     fn new(plan: &CutPlan, hard: usize, soft: usize) -> Keys {
         let hard_positions = &plan.order[..hard];
-        // A soft cut's place in the rest: below it, the hard cuts are squeezed out.
+        let hard_squeeze = Squeeze::dropping(hard_positions, plan.dropped, plan.width);
+        // A soft cut's place in the rest: below it, the hard cuts and the dropped bits are
+        // squeezed out.
         let mut soft_positions = [0u32; MAX_CUTS];
         for (place, &p) in soft_positions
             .iter_mut()
             .zip(&plan.order[hard..hard + soft])
         {
-            *place = p - hard_positions.iter().filter(|&&h| h < p).count() as u32;
+            let below = (1u64 << p) - 1;
+            *place = p - (!hard_squeeze.rest_mask & below).count_ones();
         }
         Keys {
-            hard: Squeeze::from_positions(&plan.order[..hard], plan.width),
-            soft: Squeeze::from_positions(&soft_positions[..soft], plan.width - hard as u32),
+            soft: Squeeze::from_positions(&soft_positions[..soft], hard_squeeze.rest_width()),
+            hard: hard_squeeze,
             soft_count: soft,
         }
     }
 
     /// (bucket, rest): the hard cuts' bits above the soft cuts' bits, and the pattern without
-    /// its hard cuts.
+    /// its hard cuts and the bits a partition fixes ([`CutPlan::dropped`]).
     #[inline(always)]
     fn split<G: Gather>(&self, gather: G, pattern: u64) -> (usize, u64) {
         let (hard, rest) = gather.split(&self.hard, pattern);
@@ -152,8 +155,7 @@ impl Index {
         let soft = SOFT_CUTS.min(cuts);
         let hard = cuts - soft;
         let keys = Keys::new(plan, hard, soft);
-        let rest_width = plan.width - hard as u32;
-        self.chunking = Chunking::new(rest_width);
+        self.chunking = Chunking::new(keys.hard.rest_width());
         let mut sorted = std::mem::take(&mut self.sorted);
         let mut bounds = std::mem::take(&mut self.bounds);
         Self::bucket(gather, &keys, patterns, &mut sorted, &mut bounds);
@@ -597,6 +599,39 @@ mod tests {
                 expected > 0 || indexed * queried < 100,
                 "{indexed} x {queried}"
             );
+        }
+    }
+
+    /// A partition's index (its first cuts fixed, `CutPlan::skipping`) leaves the fixed bits
+    /// out of its rests and counts what a plain loop counts:
+    /// west half-boards holding exactly the partition's bits, east ones clear of those set.
+    #[test]
+    fn a_partition_s_index_leaves_out_its_bits_and_counts_what_a_plain_loop_counts() {
+        let whole = CutPlan::new(Shape::new(20));
+        let mut next = crate::join::hot::test_words(0xfeed_beef);
+        for (bits, indexed, queried) in [(1, 3000, 800), (3, 20000, 500), (6, 9000, 2000)] {
+            let fixed = whole.first(bits).iter().fold(0u64, |m, &b| m | 1 << b);
+            let value = next() & fixed;
+            let w: Vec<u64> = test_patterns(indexed, 3 + bits as u64)
+                .iter()
+                .map(|p| (p & !fixed) | value)
+                .collect();
+            let e: Vec<u64> = test_patterns(queried, 5 + bits as u64)
+                .iter()
+                .map(|p| p & !value)
+                .collect();
+            let expected = w
+                .iter()
+                .map(|a| e.iter().filter(|&&b| a & b == 0).count() as u64)
+                .sum::<u64>();
+            let plan = whole.skipping(bits);
+            let mut index = Index::default();
+            index.build(Portable, &plan, &w);
+            let hard = index.keys.expect("built").hard.count as u32;
+            let rest: u32 = index.chunking.widths().iter().sum();
+            assert_eq!(rest, whole.width - hard - bits as u32);
+            assert_eq!(index.count(Portable, &e), expected, "{bits} bits");
+            assert!(expected > 0);
         }
     }
 

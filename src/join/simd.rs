@@ -121,3 +121,52 @@ unsafe fn run_avx512<W: WithGather>(bmi2: Bmi2, work: W) -> u128 {
 unsafe fn run_avx2<W: WithGather>(bmi2: Bmi2, work: W) -> u128 {
     work.run(bmi2)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The splits of `patterns` by `squeeze`, in a build's gather.
+    struct Splits<'a> {
+        squeeze: &'a Squeeze,
+        patterns: &'a [u64],
+        out: &'a mut Vec<(usize, u64)>,
+    }
+
+    impl WithGather for Splits<'_> {
+        fn run<G: Gather>(self, gather: G) -> u128 {
+            let splits = self.patterns.iter().map(|&p| gather.split(self.squeeze, p));
+            self.out.extend(splits);
+            0
+        }
+    }
+
+    /// `PEXT` splits as the portable gather does, with dropped bits (a partition's) and
+    /// without.
+    #[test]
+    fn every_build_splits_as_the_portable_gather_does() {
+        let patterns = crate::join::index::test_patterns(2000, 0xb175);
+        let width = 38;
+        for (cuts, dropped) in [
+            (vec![18, 19, 37, 0], 0),
+            (vec![17, 36, 20], 1 << 18 | 1 << 19 | 1 << 37),
+        ] {
+            let squeeze = Squeeze::dropping(&cuts, dropped, width);
+            let mut portable = Vec::new();
+            Build(Isa::Portable).run(Splits {
+                squeeze: &squeeze,
+                patterns: &patterns,
+                out: &mut portable,
+            });
+            for build in Build::all() {
+                let mut splits = Vec::new();
+                build.run(Splits {
+                    squeeze: &squeeze,
+                    patterns: &patterns,
+                    out: &mut splits,
+                });
+                assert!(splits == portable, "{}: dropped {dropped:#x}", build.name());
+            }
+        }
+    }
+}
