@@ -13,10 +13,10 @@ pub(super) struct CutPlan {
     pub(super) usable: usize,
     /// The pattern's width.
     pub(super) width: u32,
-    /// Bits every half-board an index holds or queries has alike where it matters: the
-    /// positions of the cuts a partition fixes ([`CutPlan::skipping`]). A west half-board of
-    /// the partition holds exactly its bits there, and an east one none of those it holds,
-    /// so these bits decide no pair, and the index leaves them out of its rests.
+    /// Bits that decide no pair an index counts: the positions of the cuts a partition fixes
+    /// ([`CutPlan::skipping`]). A west half-board of the partition holds exactly its bits
+    /// there, and an east one none of those it holds, so the index leaves them out of its
+    /// rests.
     pub(super) dropped: u64,
 }
 

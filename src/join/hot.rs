@@ -136,8 +136,8 @@ fn opaque(mut x: usize) -> usize {
     x
 }
 
-/// Random words for tests, a xorshift from `seed` (not zero): this file's, and the index's
-/// test patterns (`index.rs`), which a device's tests share.
+/// Random words for tests, a xorshift from `seed` (not zero): this file's, the index's test
+/// patterns (`index.rs`, which a device's tests share) and the splits' (`squeeze.rs`).
 #[cfg(test)]
 pub(super) fn test_words(seed: u64) -> impl FnMut() -> u64 {
     let mut x = seed;

@@ -612,14 +612,9 @@ mod tests {
         for (bits, indexed, queried) in [(1, 3000, 800), (3, 20000, 500), (6, 9000, 2000)] {
             let fixed = whole.first(bits).iter().fold(0u64, |m, &b| m | 1 << b);
             let value = next() & fixed;
-            let w: Vec<u64> = test_patterns(indexed, 3 + bits as u64)
-                .iter()
-                .map(|p| (p & !fixed) | value)
-                .collect();
-            let e: Vec<u64> = test_patterns(queried, 5 + bits as u64)
-                .iter()
-                .map(|p| p & !value)
-                .collect();
+            let (mut w, mut e) = (test_patterns(indexed, 3), test_patterns(queried, 5));
+            w.iter_mut().for_each(|p| *p = (*p & !fixed) | value);
+            e.iter_mut().for_each(|p| *p &= !value);
             let expected = w
                 .iter()
                 .map(|a| e.iter().filter(|&&b| a & b == 0).count() as u64)
@@ -627,9 +622,20 @@ mod tests {
             let plan = whole.skipping(bits);
             let mut index = Index::default();
             index.build(Portable, &plan, &w);
-            let hard = index.keys.expect("built").hard.count as u32;
+            let keys = index.keys.expect("built");
             let rest: u32 = index.chunking.widths().iter().sum();
-            assert_eq!(rest, whole.width - hard - bits as u32);
+            assert_eq!(rest, whole.width - keys.hard.count as u32 - bits as u32);
+            // The soft cuts are found in the rest where they were in the pattern.
+            let mut soft = plan.order[keys.hard.count..][..keys.soft_count].to_vec();
+            soft.sort_unstable();
+            for &p in w.iter().chain(&e) {
+                let held = soft
+                    .iter()
+                    .enumerate()
+                    .fold(0, |m, (i, &b)| m | ((p >> b) as usize & 1) << i);
+                let (bucket, _) = keys.split(Portable, p);
+                assert_eq!(bucket & ((1 << keys.soft_count) - 1), held, "{p:#x}");
+            }
             assert_eq!(index.count(Portable, &e), expected, "{bits} bits");
             assert!(expected > 0);
         }

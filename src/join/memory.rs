@@ -50,7 +50,7 @@ pub const DEVICE_BATCH_BYTES: u64 = 32 << 20;
 pub const MIN_PIECE: usize = 1 << 12;
 
 /// The bytes a thread holds per half-board of a piece, at most: each side's buffer and sorted
-/// copy (8 bytes each), a query's row numbers (4 bytes a chunk), and the index's tables
+/// copy (8 bytes each), a query's row numbers (2 bytes a chunk, counted as 4), and the index's tables
 /// (`rows` of 64 bytes per group of 512; with the groups that hard buckets leave part empty,
 /// at most twice that, since a piece has at most one hard bucket per 512 half-boards). The
 /// rows are the most of any rest width, since cuts narrow the rest.

@@ -230,7 +230,9 @@ impl Plan {
         sampler: Option<&mut Sampler>,
         pairs: &mut P,
     ) -> u128 {
-        // Whole units apart: their build has none of the partitions' tests (`Side::fill`).
+        // Whole units apart: their build has none of the partitions' tests (`Side::fill`),
+        // and their index drops no bits (`CutPlan::dropped`: only bits the sides are
+        // filtered by can be dropped).
         if work.1 == Partition::WHOLE {
             self.count_unit_parted::<G, P, false>(gather, table, work, scratch, sampler, pairs)
         } else {
