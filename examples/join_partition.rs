@@ -41,7 +41,12 @@
 //! quarter entries its sides read, its work (the pairs of a group and a query its count
 //! tests, over all its pieces) and west pieces, and each cut's odds of being held by its
 //! west and its east half-boards (comma-separated, in the order the cuts are taken): what
-//! the weights' formula is fitted to.
+//! the weights' formula is fitted to. `sizes N 1`: also each side of its unit made whole
+//! and counted, west and east, beside their estimates (slow: every partition's half-boards).
+//!
+//! `join_partition queries N`: for each "TASK PART" line read, each east piece of the part
+//! beside its first west piece, twice: its work and half-boards, and the time of querying it
+//! alone, as `--estimate` times a drawn piece: what east pieces are drawn by.
 //!
 //! `join_partition parts N UNITS`: the same units joined the engine's way (its partition
 //! bits), each partition timed against its weight: time / weight per partition.
@@ -51,7 +56,7 @@ use std::time::Instant;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | draws N PARTS SEED DRAWS WHOLE | estimate N SECONDS THREADS | largest N TASKS | sizes N"
+        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | draws N PARTS SEED DRAWS WHOLE | estimate N SECONDS THREADS | largest N TASKS | sizes N [1] | queries N"
     );
     std::process::exit(2);
 }
@@ -67,11 +72,13 @@ fn main() {
         (Some("fit"), [n, units]) => fit(*n as u32, *units),
         (Some("sample"), [n, parts, seed]) => sample(*n as u32, *parts, *seed as u64),
         (Some("largest"), [n, tasks]) => largest(*n as u32, *tasks),
-        (Some("sizes"), [n]) => sizes(*n as u32),
+        (Some("sizes"), [n]) => sizes(*n as u32, false),
+        (Some("sizes"), [n, whole]) => sizes(*n as u32, *whole == 1),
         (Some("estimate"), [n, seconds, threads]) => estimate(*n as u32, *seconds as u64, *threads),
         (Some("draws"), [n, parts, seed, d, whole]) => {
             draws(*n as u32, *parts, *seed as u64, *d, *whole == 1)
         }
+        (Some("queries"), [n]) => queries(*n as u32),
         _ => usage(),
     }
 }
@@ -420,13 +427,30 @@ fn stdin_parts() -> Vec<(usize, usize)> {
         .collect()
 }
 
-fn sizes(n: u32) {
+/// `queries N`: each east piece of each part named on standard input, beside the part's
+/// first west piece, timed twice.
+fn queries(n: u32) {
+    let plan = Plan::new(n, 14);
+    let clock = || std::time::Duration::from_secs_f64(thread_seconds());
+    println!("task\tpart\tround\tpiece\twork\thalf_boards\tseconds");
+    for (i, part) in stdin_parts() {
+        for round in 0..2 {
+            let pieces = plan.east_piece_times(i, part, &clock);
+            for (piece, (work, halves, time)) in pieces.into_iter().enumerate() {
+                let secs = time.as_secs_f64();
+                println!("{i}\t{part}\t{round}\t{piece}\t{work}\t{halves}\t{secs:.5}");
+            }
+        }
+    }
+}
+
+fn sizes(n: u32, whole: bool) {
     let plan = Plan::new(n, 14);
     println!(
-        "task\tpart\tvalue\twest\teast\twest_est\teast_est\tentries\twest_plain\teast_plain\twork\twest_pieces\twest_odds\teast_odds\twest_apart"
+        "task\tpart\tvalue\twest\teast\twest_est\teast_est\tentries\twest_plain\teast_plain\twork\twest_pieces\twest_odds\teast_odds\twest_apart\twest_side\teast_sides\twest_side_est\teast_sides_est"
     );
     for (i, part) in stdin_parts() {
-        let s = plan.part_sizes(i, part);
+        let s = plan.part_sizes(i, part, whole);
         let value = plan.partition_value(i, part);
         let (work, west_pieces) = plan.part_work(i, part);
         let odds = plan.part_odds(i, part).map(|side| {
@@ -436,7 +460,7 @@ fn sizes(n: u32) {
                 .join(",")
         });
         println!(
-            "{i}\t{part}\t{value}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{work}\t{west_pieces}\t{}\t{}\t{}",
+            "{i}\t{part}\t{value}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{work}\t{west_pieces}\t{}\t{}\t{}\t{}\t{}\t{}\t{}",
             s.west,
             s.east,
             s.west_estimate,
@@ -446,7 +470,11 @@ fn sizes(n: u32) {
             s.without_ramp[1],
             odds[0],
             odds[1],
-            s.west_apart
+            s.west_apart,
+            s.whole[0],
+            s.whole[1],
+            s.whole_estimate[0],
+            s.whole_estimate[1],
         );
     }
 }

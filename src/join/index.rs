@@ -322,7 +322,7 @@ impl Index {
     /// The work a count of `patterns` against this index would do, without doing it: the
     /// pairs of a group and a query it would test, each a few loads and popcounts
     /// ([`super::hot`]), which make most of its time. For `--estimate`'s draw of the piece
-    /// of a large unit to time (`unit.rs`): pieces of the same size differ in it by the cut
+    /// of a large unit to time (`sampler.rs`): pieces of the same size differ in it by the cut
     /// diagonals their half-boards hold. Leaves the queries prepared as a count would.
     #[inline(always)]
     pub(super) fn work<G: Gather>(&mut self, gather: G, patterns: &[u64]) -> u64 {

@@ -50,6 +50,7 @@ mod partition;
 mod patterns;
 mod plan;
 mod quarter;
+mod sampler;
 mod shape;
 mod shares;
 mod simd;
@@ -60,7 +61,7 @@ mod weight;
 
 #[cfg(all(test, feature = "gpu"))]
 pub(crate) use index::pairs_of_patterns;
-pub(crate) use unit::splitmix;
+pub(crate) use sampler::splitmix;
 #[cfg(feature = "gpu")]
 pub(crate) use {index::Index, index::Pairing, squeeze::Gather, unit::Pairs};
 

@@ -310,7 +310,7 @@ mod tests {
     fn every_build_weighs_the_same() {
         let mut state = 7u64;
         let mut draw = || {
-            state = crate::join::unit::splitmix(state);
+            state = crate::join::sampler::splitmix(state);
             state
         };
         for round in 0..200 {

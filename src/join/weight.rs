@@ -150,7 +150,8 @@ impl Plan {
 
     /// Part `part` of task `index` measured, for fitting weights to ([`PartSizes`]).
     #[doc(hidden)]
-    pub fn part_sizes(&self, index: usize, part: usize) -> PartSizes {
+    /// With `whole_sides`, the sides' half-boards whole (every partition's) too.
+    pub fn part_sizes(&self, index: usize, part: usize, whole_sides: bool) -> PartSizes {
         let (unit, partition) = self.work(index, part);
         let west_rows = self.units[unit];
         let cuts = CutPlan::new(self.shape);
@@ -181,6 +182,10 @@ impl Plan {
             let made = side_halves(&side, if east { east_part } else { west_part });
             let plain = times(odds.halves(place, pairs), share);
             sizes.without_ramp[usize::from(east)] += plain;
+            if whole_sides {
+                sizes.whole[usize::from(east)] += side_halves(&side, Part::Whole);
+                sizes.whole_estimate[usize::from(east)] += estimate;
+            }
             if east {
                 sizes.east += made;
                 sizes.east_estimate += times(estimate, share);
@@ -283,6 +288,11 @@ pub struct PartSizes {
     /// The quarter entries the partition's sides read (placements on their quarters' rows,
     /// north and south, west and east).
     pub entries: u64,
+    /// The unit's half-boards, west side and east sides, made whole and counted (when
+    /// asked for; 0 otherwise).
+    pub whole: [u64; 2],
+    /// Their estimates with the ramp, before the partition's shares (likewise).
+    pub whole_estimate: [u64; 2],
 }
 
 /// The half-boards of `side` that `part` keeps, made a piece at a time and counted.

@@ -14,8 +14,9 @@
 //!
 //! A part of the join engine that comes in many pieces (units of millions of half-boards a
 //! side, from n = 23 on; at n = 26 a median unit takes half a minute, at 28 far more) is not
-//! run whole: its pieces are generated and counted, one pair of them is drawn (each side's
-//! piece with odds mostly in proportion to its half-boards) and joined, and the part's time is
+//! run whole: its pieces are generated and counted, one pair of them is drawn (the west
+//! piece with odds mostly in proportion to its half-boards, the east one to what querying it
+//! is expected to cost) and joined, and the part's time is
 //! that pair's divided by its odds, plus the generation ([`Plan::time_part`]): still
 //! unbiased, and a sample of n = 28 fits in minutes. A task of
 //! the search (one part; at n = 29 it takes days) is timed likewise from one subtree of a
