@@ -121,10 +121,11 @@ impl Plan {
     /// (`Index::work`) and its half-boards (`draw_east`), as east pieces of the same size
     /// took from 1.5 to 3.8 s (one partition of n = 27, eight pieces) by the cut diagonals
     /// their half-boards hold, which left a part's time 0.45 to 1.5 times its own (the
-    /// pieces are weighed in a pass of their own, a tenth or less of a draw's time). The query's time is the east join
-    /// beside the picked west piece less the same join with no piece queried, run just
-    /// before it: both come right after the west piece's index is built, so that making the
-    /// east pieces (which the odds multiply up) costs the same in both.
+    /// pieces are weighed in a pass of their own, a tenth or less of a draw's time). The
+    /// query's time is the east join beside the picked west piece less the same join with no
+    /// piece queried, run just before it: both come right after the west piece's index is
+    /// built, so that making the east pieces (which the odds multiply up) costs the same in
+    /// both.
     pub fn time_part(
         &self,
         index: usize,
@@ -228,14 +229,17 @@ impl Plan {
 const EVEN_SHARE: f64 = 0.125;
 
 /// What querying an east half-board costs beyond its tests, in tests: its rest squeezed,
-/// its rows worked out, its bucket walked. Each east piece of 12 parts of n = 27 timed
-/// alone, beside its work and half-boards (`join_partition queries`): 2.25 ns a test and
-/// 28 ns a half-board by least squares (12.5 tests); drawn by `work + 8 half-boards`, every
-/// draw of 11 of the 12 parts put the part's time within 4 % of the sum of its pieces'
-/// (4 and 16 half-boards: within 7 %). By work alone with [`EVEN_SHARE`] (as before), an
-/// empty piece drawn 1 time in 50 put a part at nothing, and the small last piece of
-/// task 3535629's part 2 at 0.3 of its time: the least time per weight of two estimates
-/// of n = 27, whose `rate_spread` it made 7.
+/// its rows worked out, its bucket walked. Each east piece of the 12 parts of n = 27 that
+/// an estimate timed from a draw, queried alone beside its work and half-boards
+/// (`join_partition queries`): 2.25 ns a test and 28 ns a half-board by least squares (12.5
+/// tests). Drawn by `work + 8 half-boards`, every draw of 11 of the 12 parts put the part
+/// at 0.98 to 1.04 times the sum of its pieces' times (by work alone 0.96 to 1.15; with 4,
+/// 12 and 16 half-boards 0.97-1.06, 0.94-1.04 and 0.89-1.05); the twelfth's smallest piece,
+/// drawn 1 time in 500, at 0.3 (6 ms, timed as the difference of two runs). By work with
+/// [`EVEN_SHARE`] (as before), three of the 12 had an empty piece, drawn 1 time in 40 to
+/// 50, which put the part at nothing, and task 3535629's part 2 its small last piece
+/// (odds 0.027), at 0.27 of its time: the least time per weight of every estimate of
+/// n = 27, whose `rate_spread` it made 7.
 const EAST_TESTS_PER_HALF_BOARD: u64 = 8;
 
 /// An east piece of `pieces` drawn by `random`, and its odds: in proportion to what its
