@@ -436,8 +436,7 @@ fn queries(n: u32) {
     for (i, part) in stdin_parts() {
         for round in 0..2 {
             let pieces = plan.east_piece_times(i, part, &clock);
-            for (piece, (work, halves, time)) in pieces.into_iter().enumerate() {
-                let secs = time.as_secs_f64();
+            for (piece, (work, halves, secs)) in pieces.into_iter().enumerate() {
                 println!("{i}\t{part}\t{round}\t{piece}\t{work}\t{halves}\t{secs:.5}");
             }
         }

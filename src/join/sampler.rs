@@ -24,7 +24,8 @@ pub(super) struct Sampler<'c> {
     pub(super) west_sizes: Vec<u64>,
     /// Where the sampler makes the east pieces beside its west piece without querying any
     /// ([`Sampler::weigh`]): each east piece's work against that piece's index, the pairs
-    /// of a group and a query that the count would test ([`Index::work`]).
+    /// of a group and a query that the count would test
+    /// ([`Index::work`](super::index::Index::work)).
     pub(super) east_work: Vec<u64>,
     /// Likewise, each east piece's half-boards.
     pub(super) east_halves: Vec<u64>,
@@ -111,21 +112,21 @@ impl<'c> Sampler<'c> {
 
 impl Plan {
     /// An estimate of the time part `part` of task `index` takes, in `clock`'s time: the part
-    /// timed whole where it is one piece a side (or a few on the east side), else from one
-    /// pair of pieces drawn by `seed` and the time of generating the pieces. Each piece is
-    /// drawn with odds mostly in proportion to what its time is expected to follow (`draw`),
-    /// and its time divided by those odds (unbiased over the draw, as any odds above zero
-    /// would be): a west piece by its half-boards, as a last piece is often a small part of a
-    /// full one (drawing all pieces alike made a part's time 0.2 or 1.8 times its own by the
-    /// luck of the draw); an east piece by its work against the west piece's index
-    /// (`Index::work`) and its half-boards (`draw_east`), as east pieces of the same size
-    /// took from 1.5 to 3.8 s (one partition of n = 27, eight pieces) by the cut diagonals
-    /// their half-boards hold, which left a part's time 0.45 to 1.5 times its own (the
-    /// pieces are weighed in a pass of their own, a tenth or less of a draw's time). The
-    /// query's time is the east join beside the picked west piece less the same join with no
-    /// piece queried, run just before it: both come right after the west piece's index is
-    /// built, so that making the east pieces (which the odds multiply up) costs the same in
-    /// both.
+    /// timed whole where it is one piece a side (or a few on the east side), else from one pair
+    /// of pieces drawn by `seed` and the time of generating the pieces. Each piece is drawn
+    /// with odds mostly in proportion to what its time is expected to follow (`draw`), and its
+    /// time divided by those odds (unbiased over the draw, as any odds above zero would be; an
+    /// empty east piece, never drawn, is taken to cost nothing): a west piece by its
+    /// half-boards, as a last piece is often a small part of a full one (drawing all pieces
+    /// alike made a part's time 0.2 or 1.8 times its own by the luck of the draw); an east
+    /// piece by its work against the west piece's index (`Index::work`) and its half-boards
+    /// (`draw_east`), as east pieces of the same size took from 1.5 to 3.8 s (one partition of
+    /// n = 27, eight pieces) by the cut diagonals their half-boards hold, which left a part's
+    /// time 0.45 to 1.5 times its own (the pieces are weighed in a pass of their own, a tenth
+    /// or less of a draw's time). The query's time is the east join beside the picked west
+    /// piece less the same join with no piece queried, run just before it: both come right
+    /// after the west piece's index is built, so that making the east pieces (which the odds
+    /// multiply up) costs the same in both.
     pub fn time_part(
         &self,
         index: usize,
@@ -169,17 +170,18 @@ impl Plan {
         Duration::from_secs_f64(seconds.max(0.0))
     }
 
-    /// Each east piece of part `part` of task `index` beside its first west piece: its
-    /// work ([`Index::work`]), its half-boards, and the time of querying it in `clock`'s
-    /// time, as [`Plan::time_part`] times a drawn piece; for fitting what pieces are drawn
-    /// by ([`EAST_TESTS_PER_HALF_BOARD`]).
+    /// Each east piece of part `part` of task `index` beside its first west piece: its work
+    /// ([`Index::work`](super::index::Index::work)), its half-boards, and the seconds of
+    /// querying it in `clock`'s time, as [`Plan::time_part`] times a drawn piece (signed: a
+    /// small piece's time, a difference of two runs, may come out below zero); for fitting
+    /// what pieces are drawn by ([`EAST_TESTS_PER_HALF_BOARD`]).
     #[doc(hidden)]
     pub fn east_piece_times(
         &self,
         index: usize,
         part: usize,
         clock: &dyn Fn() -> Duration,
-    ) -> Vec<(u64, u64, Duration)> {
+    ) -> Vec<(u64, u64, f64)> {
         let table = self.table();
         let (unit, partition) = self.work(index, part);
         let west_rows = self.units[unit];
@@ -193,7 +195,7 @@ impl Plan {
                 run(Some(&mut made));
                 let mut pick = Sampler::pick(clock, 0, east);
                 run(Some(&mut pick));
-                let query = pick.east_join.saturating_sub(made.east_join);
+                let query = pick.east_join.as_secs_f64() - made.east_join.as_secs_f64();
                 (weighed.east_work[east], weighed.east_halves[east], query)
             })
             .collect()
@@ -245,7 +247,7 @@ const EAST_TESTS_PER_HALF_BOARD: u64 = 8;
 /// An east piece of `pieces` drawn by `random`, and its odds: in proportion to what its
 /// query is expected to cost, in tests: its `work` against the west piece's index and its
 /// `halves` half-boards ([`EAST_TESTS_PER_HALF_BOARD`]), with no even share (an empty piece
-/// is never drawn).
+/// is never drawn, unless every piece is empty or the sizes are missing: then all alike).
 fn draw_east(work: &[u64], halves: &[u64], pieces: usize, random: u64) -> (usize, f64) {
     let costs: Vec<u64> = (work.iter().zip(halves))
         .map(|(&work, &halves)| {
@@ -258,9 +260,11 @@ fn draw_east(work: &[u64], halves: &[u64], pieces: usize, random: u64) -> (usize
 /// A piece of `pieces` (at least 1) drawn by `random` (uniform over 64 bits), and its odds:
 /// `even` of them alike for every piece, the rest in proportion to `sizes` (what each
 /// piece's time is expected to follow; alike where they are missing or all zero). With no
-/// even share, a piece of size 0 is never drawn.
+/// even share, a piece of size 0 is never drawn (unless all are).
 fn draw(sizes: &[u64], pieces: usize, even: f64, random: u64) -> (usize, f64) {
-    let total: u64 = sizes.iter().sum();
+    let total = sizes
+        .iter()
+        .fold(0u64, |total, &size| total.saturating_add(size));
     let alike = 1.0 / pieces as f64;
     // 53 bits of `random`, as a number in [0, 1).
     let u = (random >> 11) as f64 / (1u64 << 53) as f64;
@@ -336,14 +340,15 @@ mod tests {
         }
     }
 
-    /// Regression: `--estimate` put task 3535629's part 2 of n = 27 at 0.3 of its time
+    /// Regression: `--estimate` put task 3535629's part 2 of n = 27 at 0.27 of its time
     /// whenever it drew the part's small last east piece (the east pieces were drawn by
     /// their work with an even share, which gave that piece odds four times its share of
-    /// the time), and at nothing when it drew an empty one. Pieces whose query time
-    /// follows their tests and half-boards (as measured: `east_cost`) are now scaled back
-    /// to the part's time whichever is drawn. The pieces are those measured (work and
-    /// half-boards, a last piece small, a first one empty); their times are made
-    /// from the costs measured, 2.25 ns a test and 28 ns a half-board.
+    /// the time), and a part at nothing when it drew an empty piece. Pieces whose query
+    /// time follows their tests and half-boards (as measured, [`EAST_TESTS_PER_HALF_BOARD`])
+    /// are now scaled back to the part's time whichever is drawn. The pieces here are like
+    /// those measured (five full ones, a small last one, an empty first one), their times
+    /// made from the costs fitted, 2.25 ns a test and 28 ns a half-board; the old draw
+    /// scales this small last piece to a tenth of the part, the empty one to nothing.
     #[test]
     fn a_small_or_empty_east_piece_drawn_scales_back_to_the_part_s_time() {
         let pieces: [(u64, u64); 7] = [
@@ -413,6 +418,7 @@ mod tests {
                     "n = {n}: counted while weighing"
                 );
                 assert_eq!(weighed.east_work.len(), pieces.east_pieces);
+                assert_eq!(weighed.east_halves.len(), pieces.east_pieces);
                 let mut sum = 0;
                 for west in 0..pieces.west_pieces {
                     for east in 0..pieces.east_pieces {

@@ -1,6 +1,6 @@
 //! Counting one unit: the west half-boards indexed a piece at a time, the east ones of every
-//! layout counted against each piece; and timing a sample of a large unit's pieces, which
-//! `count --estimate` uses where a unit takes minutes (n = 26 on).
+//! layout counted against each piece; with a [`Sampler`] (`sampler.rs`, for `count
+//! --estimate`), only the pieces it picks, timed.
 
 use super::cuts::CutPlan;
 use super::half::{Cursor, Part, Place, Side};

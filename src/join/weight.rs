@@ -148,9 +148,9 @@ impl Plan {
         west_patterns(&self.odds().west.cuts, rows, bits)
     }
 
-    /// Part `part` of task `index` measured, for fitting weights to ([`PartSizes`]).
+    /// Part `part` of task `index` measured, for fitting weights to ([`PartSizes`]); with
+    /// `whole_sides`, the sides' half-boards whole (every partition's) too.
     #[doc(hidden)]
-    /// With `whole_sides`, the sides' half-boards whole (every partition's) too.
     pub fn part_sizes(&self, index: usize, part: usize, whole_sides: bool) -> PartSizes {
         let (unit, partition) = self.work(index, part);
         let west_rows = self.units[unit];
