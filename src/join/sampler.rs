@@ -134,11 +134,7 @@ impl Plan {
         seed: u64,
         clock: &dyn Fn() -> Duration,
     ) -> Duration {
-        let table = self.table();
-        let (unit, partition) = self.work(index, part);
-        let west_rows = self.units[unit];
-        let run =
-            |sampler: Option<&mut Sampler>| self.count_here(table, west_rows, partition, sampler);
+        let run = self.part_count(index, part);
         let mut pieces = Sampler::pieces(clock);
         run(Some(&mut pieces));
         let (wests, easts) = (pieces.west_pieces.max(1), pieces.east_pieces.max(1));
@@ -156,16 +152,10 @@ impl Plan {
             easts,
             splitmix(!seed),
         );
-        let mut made = Sampler::pick(clock, west, usize::MAX);
-        run(Some(&mut made));
-        let mut pick = Sampler::pick(clock, west, east);
-        std::hint::black_box(run(Some(&mut pick)));
-        // Signed: a difference that comes out below zero by chance counts as it is, so that
-        // the noise of the two times averages out instead of adding up.
-        let query = pick.east_join.as_secs_f64() - made.east_join.as_secs_f64();
+        let (query, build) = time_query(&run, clock, west, east);
         let seconds = pieces.west_generation.as_secs_f64()
             + pieces.east_join.as_secs_f64() * wests as f64
-            + pick.build.as_secs_f64() / west_odds
+            + build.as_secs_f64() / west_odds
             + query / (west_odds * east_odds);
         Duration::from_secs_f64(seconds.max(0.0))
     }
@@ -182,20 +172,12 @@ impl Plan {
         part: usize,
         clock: &dyn Fn() -> Duration,
     ) -> Vec<(u64, u64, f64)> {
-        let table = self.table();
-        let (unit, partition) = self.work(index, part);
-        let west_rows = self.units[unit];
-        let run =
-            |sampler: Option<&mut Sampler>| self.count_here(table, west_rows, partition, sampler);
+        let run = self.part_count(index, part);
         let mut weighed = Sampler::weigh(clock, 0);
         run(Some(&mut weighed));
         (0..weighed.east_work.len())
             .map(|east| {
-                let mut made = Sampler::pick(clock, 0, usize::MAX);
-                run(Some(&mut made));
-                let mut pick = Sampler::pick(clock, 0, east);
-                run(Some(&mut pick));
-                let query = pick.east_join.as_secs_f64() - made.east_join.as_secs_f64();
+                let (query, _) = time_query(&run, clock, 0, east);
                 (weighed.east_work[east], weighed.east_halves[east], query)
             })
             .collect()
@@ -206,21 +188,47 @@ impl Plan {
     /// fitting weights to.
     #[doc(hidden)]
     pub fn part_work(&self, index: usize, part: usize) -> (u64, usize) {
-        let table = self.table();
-        let (unit, partition) = self.work(index, part);
-        let west_rows = self.units[unit];
+        let run = self.part_count(index, part);
         let clock = || Duration::ZERO;
         let mut pieces = Sampler::pieces(&clock);
-        self.count_here(table, west_rows, partition, Some(&mut pieces));
+        run(Some(&mut pieces));
         let work = (0..pieces.west_pieces.max(1))
             .map(|west| {
                 let mut weighed = Sampler::weigh(&clock, west);
-                self.count_here(table, west_rows, partition, Some(&mut weighed));
+                run(Some(&mut weighed));
                 weighed.east_work.iter().sum::<u64>()
             })
             .sum();
         (work, pieces.west_pieces)
     }
+
+    /// The count of part `part` of task `index` with a sampler or without, on this thread's
+    /// buffers.
+    fn part_count(&self, index: usize, part: usize) -> impl Fn(Option<&mut Sampler>) -> u128 {
+        let table = self.table();
+        let (unit, partition) = self.work(index, part);
+        let west_rows = self.units[unit];
+        move |sampler| self.count_here(table, west_rows, partition, sampler)
+    }
+}
+
+/// The seconds of querying east piece `east` against west piece `west` in a count `run`
+/// ([`Plan::time_part`]), and of building the west piece's index: the east join with that
+/// piece queried less the same join with none, run just before it. Signed: a difference
+/// that comes out below zero by chance counts as it is, so that the noise of the two times
+/// averages out instead of adding up.
+fn time_query(
+    run: &impl Fn(Option<&mut Sampler>) -> u128,
+    clock: &dyn Fn() -> Duration,
+    west: usize,
+    east: usize,
+) -> (f64, Duration) {
+    let mut made = Sampler::pick(clock, west, usize::MAX);
+    run(Some(&mut made));
+    let mut pick = Sampler::pick(clock, west, east);
+    std::hint::black_box(run(Some(&mut pick)));
+    let query = pick.east_join.as_secs_f64() - made.east_join.as_secs_f64();
+    (query, pick.build)
 }
 
 /// The share of a west piece's odds in [`draw`] that is the same for every piece: it keeps
