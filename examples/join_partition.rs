@@ -371,7 +371,10 @@ fn estimate(n: u32, seconds: u64, threads: usize) {
     timed.sort_by(|a, b| (a.seconds / a.weight as f64).total_cmp(&(b.seconds / b.weight as f64)));
     println!(
         "# n = {n}: {:.4e} core-s, error {:.3}, {} parts timed, rate_spread {:.2}",
-        estimate.core_seconds, estimate.error, estimate.sampled, estimate.rate_spread
+        estimate.core_seconds,
+        estimate.error,
+        estimate.sampled,
+        estimate.rate_spread.unwrap_or(1.0)
     );
     println!("n\ttask\tpart\tbits\tparts\tweight\tseconds\tps_per_weight");
     for t in timed {

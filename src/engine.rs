@@ -626,6 +626,15 @@ impl Plan {
         }
     }
 
+    /// Readies the calling thread to time part `part` of task `index` with
+    /// [`Plan::task_time_part`]: the join engine runs it once, untimed, where it times it
+    /// whole, so that the thread's buffers have grown to it; the search holds none.
+    pub(crate) fn warm_part(&self, index: usize, part: usize) {
+        if let Plan::Join(plan) = self {
+            plan.warm_part(index, part);
+        }
+    }
+
     /// The estimated size of part `part` of task `index`, in the units of [`Plan::weight`]:
     /// a task's weight is the sum over its parts.
     pub fn part_weight(&self, index: usize, part: usize) -> Result<u64, Error> {

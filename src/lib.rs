@@ -46,7 +46,7 @@ pub use limits::{MAX_N, MAX_SPLIT_DEPTH, MAX_THREADS};
 pub use run::cluster;
 pub use run::counter::{Count, Counter};
 pub use run::driver::default_threads;
-pub use run::estimate::{Estimate, TARGET_ERROR, TimedPart};
+pub use run::estimate::{Estimate, SYSTEMATIC_ERROR, TARGET_ERROR, TimedPart};
 pub use run::job::{Job, Progress};
 pub use run::{checkpoint, shard};
 pub use solutions::iter::{Solutions, for_each_solution, solutions};

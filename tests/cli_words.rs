@@ -133,7 +133,7 @@ fn the_estimate_of_a_board_of_one_task_or_none_reads_right() {
     let line = text(&stdout(&["count", "1", "--estimate", "-j", "1"]));
     assert!(line.contains("on 1 thread;"), "{line}");
     assert!(line.contains("1 task ("), "{line}");
-    assert!(line.contains("timings of 1 part in"), "{line}");
+    assert!(line.contains("timings of all 1 part in"), "{line}");
     for n in ["2", "3"] {
         let line = text(&stdout(&["count", n, "--estimate"]));
         assert!(

@@ -225,7 +225,7 @@ struct EstimateRow {
     error: f64,
     threads: usize,
     /// The predicted wall-clock time on `threads` threads: the preparation as it took here,
-    /// and the work shared evenly.
+    /// a thread's start, and the work shared evenly.
     seconds: f64,
     tasks: usize,
     split_depth: u32,
@@ -237,11 +237,20 @@ struct EstimateRow {
     sampled: usize,
     parts: usize,
     setup_seconds: f64,
+    /// What a worker thread's first tasks cost besides their work (its buffers' first
+    /// touch), paid once by every thread at once.
+    thread_start_seconds: f64,
     sample_seconds: f64,
     /// The longest part timed, in core-seconds, and the spread of the timed parts' time per
-    /// unit of weight (the largest over the least).
-    longest_part_seconds: f64,
-    rate_spread: f64,
+    /// unit of weight (the largest over the least); the search's parts, each timed from one
+    /// random subtree scaled up, have neither ([`nqueens::Estimate`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    longest_part_seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rate_spread: Option<f64>,
+    /// The different parts among the timings (a part can be timed more than once).
+    #[serde(skip)]
+    parts_timed: usize,
     /// The GPU the parts were timed on, if one was.
     #[serde(skip_serializing_if = "Option::is_none")]
     adapter: Option<String>,
@@ -273,7 +282,9 @@ pub fn estimate(
             estimate.error
         },
         threads,
-        seconds: setup.as_secs_f64() + estimate.core_seconds / threads as f64,
+        seconds: setup.as_secs_f64()
+            + estimate.thread_start_seconds
+            + estimate.core_seconds / threads as f64,
         tasks: estimate.tasks,
         split_depth: job.split_depth,
         memory_bytes: job.plan.memory_bytes(job.threads),
@@ -281,9 +292,16 @@ pub fn estimate(
         sampled: estimate.sampled,
         parts: estimate.parts,
         setup_seconds: setup.as_secs_f64(),
+        thread_start_seconds: estimate.thread_start_seconds,
         sample_seconds: estimate.sample_seconds,
         longest_part_seconds: estimate.longest_part_seconds,
         rate_spread: estimate.rate_spread,
+        parts_timed: estimate
+            .timed
+            .iter()
+            .map(|t| (t.task, t.part))
+            .collect::<std::collections::HashSet<_>>()
+            .len(),
         adapter,
     };
     if style == OutputStyle::Json {
@@ -313,24 +331,40 @@ fn estimate_line(out: &mut impl Write, row: &EstimateRow, engine: Engine) -> io:
         Some(adapter) => ("GPU-seconds", adapter.clone()),
         None => ("core-seconds", plural(row.threads as u128, "thread")),
     };
+    // An interval past 100 % reaches zero: said as the range it is, not as a negative bound.
+    let error = if row.error < 1.0 {
+        format!("± {:.1} % at 95 %", 100.0 * row.error)
+    } else {
+        format!(
+            "at 95 % anywhere from 0 to {:.1} times that: too few parts timed to say more",
+            1.0 + row.error
+        )
+    };
+    let parts = match (row.parts_timed, row.parts) {
+        (timed, all) if timed == all => format!("all {}", plural(all as u128, "part")),
+        (timed, all) => format!("{timed} of the {}", plural(all as u128, "part")),
+    };
+    let spread = match (row.longest_part_seconds, row.rate_spread) {
+        (Some(longest), Some(spread)) => format!(
+            "the longest part {:.3} {unit}, time per weight within {spread:.1}x",
+            Sig(longest)
+        ),
+        // The search's parts: one random subtree each, scaled up by the choices above it.
+        _ => "each task timed from one random subtree of it, scaled up".to_string(),
+    };
     // A part can be timed more than once (a small board has fewer parts than a round has
-    // points), so the sample is counted in timings.
+    // points), so the sample is counted in timings, and the parts they covered apart.
     writeln!(
         out,
-        "n = {}: about {:.3} {unit} (± {:.1} % at 95 %), {:.3} s on {on}; {} ({engine}); \
-         memory {memory}; {} of {} in {:.2} s after {:.2} s of preparation; the longest \
-         part {:.3} {unit}, time per weight within {:.1}x",
+        "n = {}: about {:.3} {unit} ({error}), {:.3} s on {on}; {} ({engine}); memory \
+         {memory}; {} of {parts} in {:.2} s after {:.2} s of preparation; {spread}",
         row.n,
         Sig(row.core_seconds),
-        100.0 * row.error,
         Sig(row.seconds),
         plural(row.tasks as u128, "task"),
         plural(row.sampled as u128, "timing"),
-        plural(row.parts as u128, "part"),
         row.sample_seconds,
         row.setup_seconds,
-        Sig(row.longest_part_seconds),
-        row.rate_spread,
     )
 }
 

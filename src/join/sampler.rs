@@ -4,7 +4,7 @@
 //! east one by what its query is expected to cost) and its time scaled to the part's
 //! ([`Plan::time_part`]); and the measurements the weights and the draws are fitted to.
 
-use super::plan::Plan;
+use super::plan::{Plan, Table};
 use std::time::Duration;
 
 /// What a count of a unit does besides counting, to time a sample of it: which pieces it
@@ -135,13 +135,21 @@ impl Plan {
         clock: &dyn Fn() -> Duration,
     ) -> Duration {
         let run = self.part_count(index, part);
+        if self.one_piece_a_side(index, part) {
+            // Timed as a count runs it: right after the part before it in its task, whose
+            // units share its first rows (timed after themselves, the same half-boards and
+            // branches met warm caches and a trained predictor: n = 15's parts took 0.67 and
+            // n = 17's 0.83 of their time in a count; after a random part, 1.10 and 1.04).
+            if part > 0 {
+                std::hint::black_box(self.run_part(index, part - 1));
+            }
+            return time_whole(&run, clock);
+        }
         let mut pieces = Sampler::pieces(clock);
         run(Some(&mut pieces));
         let (wests, easts) = (pieces.west_pieces.max(1), pieces.east_pieces.max(1));
         if wests == 1 && easts <= 4 {
-            let start = clock();
-            std::hint::black_box(run(None));
-            return clock().saturating_sub(start);
+            return time_whole(&run, clock);
         }
         let (west, west_odds) = draw(&pieces.west_sizes, wests, EVEN_SHARE, splitmix(seed));
         let mut weighed = Sampler::weigh(clock, west);
@@ -202,6 +210,32 @@ impl Plan {
         (work, pieces.west_pieces)
     }
 
+    /// Whether part `part` of task `index` is joined in one piece a side, known from the
+    /// whole quarter table's bounds (to n = 25) without making a half-board: such a part is
+    /// small enough to time whole, on its first run ([`Plan::time_part`]).
+    fn one_piece_a_side(&self, index: usize, part: usize) -> bool {
+        let Table::Whole(_) = self.table() else {
+            return false;
+        };
+        let (west, east) = self.pairs(index, part);
+        let piece = self.piece as u64;
+        west <= piece && east <= piece
+    }
+
+    /// Runs part `part` of task `index` once, untimed, where [`Plan::time_part`] would time
+    /// it whole (one piece a side), so that this thread's buffers have grown to it, and
+    /// their pages been touched, before it is timed: with transparent huge pages the first
+    /// touch of a page took 5 to 10 ms (compaction), where a part at n = 16 takes 0.1 ms. A
+    /// count pays that a few times a thread over thousands of tasks; charged to the one part
+    /// a sample drew, it made that part 100 times its weight's time and n = 16's estimate up
+    /// to 9 times its count. A larger part is left alone: running it would cost as much as
+    /// timing it, and a page touched first costs it a small share of its seconds.
+    pub(crate) fn warm_part(&self, index: usize, part: usize) {
+        if self.one_piece_a_side(index, part) {
+            std::hint::black_box(self.run_part(index, part));
+        }
+    }
+
     /// The count of part `part` of task `index` with a sampler or without, on this thread's
     /// buffers.
     fn part_count(&self, index: usize, part: usize) -> impl Fn(Option<&mut Sampler>) -> u128 {
@@ -210,6 +244,16 @@ impl Plan {
         let west_rows = self.units[unit];
         move |sampler| self.count_here(table, west_rows, partition, sampler)
     }
+}
+
+/// The time of a whole count `run`, in `clock`'s time.
+fn time_whole(
+    run: &impl Fn(Option<&mut Sampler>) -> u128,
+    clock: &dyn Fn() -> Duration,
+) -> Duration {
+    let start = clock();
+    std::hint::black_box(run(None));
+    clock().saturating_sub(start)
 }
 
 /// The seconds of querying east piece `east` against west piece `west` in a count `run`

@@ -31,12 +31,26 @@ where
     W: Fn(usize) -> u128 + Sync,
     D: Fn(usize, u128) + Sync,
 {
-    let pool = rayon::ThreadPoolBuilder::new()
+    Ok(run_on(&pool(threads)?, ids, work, on_done))
+}
+
+/// A pool of `threads` worker threads, for [`run_on`]: one that several runs share keeps its
+/// threads, and what each thread has built up (the join engine's buffers), between them.
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool, Error> {
+    rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .thread_name(|i| format!("nqueens-worker-{i}"))
         .build()
-        .map_err(Error::thread_pool)?;
-    let results = pool.install(|| {
+        .map_err(Error::thread_pool)
+}
+
+/// [`run_some`] on the threads of `pool`.
+pub fn run_on<W, D>(pool: &rayon::ThreadPool, ids: &[usize], work: W, on_done: D) -> Vec<u128>
+where
+    W: Fn(usize) -> u128 + Sync,
+    D: Fn(usize, u128) + Sync,
+{
+    pool.install(|| {
         ids.par_iter()
             .copied()
             // One task per steal: task sizes differ by orders of magnitude, so rayon must not
@@ -48,8 +62,7 @@ where
                 result
             })
             .collect()
-    });
-    Ok(results)
+    })
 }
 
 use crate::limits::MAX_THREADS;

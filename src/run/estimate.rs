@@ -59,6 +59,16 @@ const FIRST_ROUND: usize = 32;
 /// predicts: 20 means a twentieth.
 const SHARE_OF_RUN: f64 = 20.0;
 
+/// The time a sample may always take, up to [`SHORT_RUNS`] times the run it predicts: a
+/// twentieth of a count of 0.1 s is a few milliseconds, over which the machine's pace moves
+/// all the parts together, so that the error bar, made of their differences, missed it (n =
+/// 16's estimates came out 0.7 to 1.7 times the count, each within a few % by its own bar).
+const LEAST_SHARE: f64 = 1.0;
+
+/// How many times a short run (under a tenth of [`LEAST_SHARE`]) its sample may take: a
+/// count of microseconds is not worth a second of sampling.
+const SHORT_RUNS: f64 = 10.0;
+
 /// The least time a sample takes before a small error bar stops it (unless a twentieth of
 /// the predicted run is less): on a machine whose speed drifts from one second to the next
 /// (a shared virtual machine), the same parts timed twice for a second each differed by a
@@ -67,6 +77,15 @@ const MIN_SAMPLE: Duration = Duration::from_secs(5);
 
 /// The error bar (95 %, relative) at which sampling stops.
 pub const TARGET_ERROR: f64 = 0.03;
+
+/// What the error bar adds, beside the sample's own spread, for what no sample of parts can
+/// see: the machine's pace moves between the sample and the count (on a 2-core virtual
+/// machine, two timings of n = 14 to 18's tasks a few seconds apart differed by up to 11 %),
+/// and a count runs its tasks in order of weight, so neighbours share some data in the
+/// caches that parts timed apart do not. Added in quadrature: of 30 estimates of n = 14 to 18
+/// on one thread, each compared with the count's tasks timed just before and after it, none
+/// was further from both than 8.7 %, with the sample's own bars of 1 to 5 %.
+pub const SYSTEMATIC_ERROR: f64 = 0.08;
 
 /// What a count would cost on this machine, from a sample ([`Job::estimate`]).
 #[derive(Clone, Debug, PartialEq)]
@@ -77,7 +96,7 @@ pub struct Estimate {
     /// The predicted time of every task, in seconds of one core of this machine.
     pub core_seconds: f64,
     /// Half the width of the 95 % confidence interval, relative to `core_seconds` (0.05 for
-    /// plus or minus 5 %).
+    /// plus or minus 5 %): the sample's own, and [`SYSTEMATIC_ERROR`] beside it.
     pub error: f64,
     /// The parts that were timed.
     pub sampled: usize,
@@ -85,13 +104,22 @@ pub struct Estimate {
     pub parts: usize,
     /// The wall-clock seconds the sample took.
     pub sample_seconds: f64,
-    /// The longest time of one part that was timed (whole, or scaled from a piece of it), in
-    /// seconds of one core: how large the work a task hands out can be.
-    pub longest_part_seconds: f64,
+    /// What a worker thread's first tasks cost besides their work, in seconds: the first
+    /// touch of its buffers' pages (some milliseconds; with transparent huge pages a page
+    /// can take 5 ms). A count's threads pay it once each, at the same time; it matters only
+    /// to counts of a second or less (n = 14 takes 6 ms of work and 6 ms of it).
+    pub thread_start_seconds: f64,
+    /// The longest time of one part that was timed (whole, or scaled from a pair of its
+    /// pieces), in seconds of one core: how large the work a task hands out can be. `None`
+    /// for the search, whose parts are timed from one random subtree each, scaled up by the
+    /// choices on the way down: such a figure is unbiased over many draws, but one draw
+    /// can be thousands of times a task's time (n = 29's came out above the whole count's).
+    pub longest_part_seconds: Option<f64>,
     /// How far the weights are from the times: the largest time per unit of weight among
     /// the timed parts over the least (1 with fewer than two timed parts). The error bar
-    /// grows with it, and so does the imbalance of shards dealt by weight.
-    pub rate_spread: f64,
+    /// grows with it, and so does the imbalance of shards dealt by weight. `None` for the
+    /// search, as above: its draws' spread is the estimator's, not the weights'.
+    pub rate_spread: Option<f64>,
     /// Every part timed, round by round, each round in the order of its points along the
     /// line: what the figures above are made of.
     pub timed: Vec<TimedPart>,
@@ -133,8 +161,14 @@ impl Job {
         let started = Instant::now();
         let line = Line::new(&self.plan, &self.weights);
         let plan = &self.plan;
-        let on_cpu =
-            |task: usize, part: usize, draw: u64| Ok(plan.task_time_part(task, part, draw, clock));
+        // What reading the clock adds to a part's time: a thread's processor time is a
+        // system call of some 0.3 us, where a part at n = 14 takes 2 us.
+        let reading = clock_reading(clock);
+        let on_cpu = |task: usize, part: usize, draw: u64| {
+            Ok(plan
+                .task_time_part(task, part, draw, clock)
+                .saturating_sub(reading))
+        };
         // On a GPU, one part at a time, each timed whole by the wall clock (the device's
         // time is no thread's).
         #[cfg(feature = "gpu")]
@@ -149,6 +183,24 @@ impl Job {
         };
         #[cfg(not(feature = "gpu"))]
         let (timer, workers): (&Timer, usize) = (&on_cpu, self.threads);
+        #[cfg(feature = "gpu")]
+        let on_gpu = on_gpu.is_some();
+        #[cfg(not(feature = "gpu"))]
+        let on_gpu = false;
+        // A CPU thread runs its parts once untimed before timing them ([`Round::time`]); a
+        // device's buffers are its own.
+        let warm = |task: usize, part: usize| {
+            if !on_gpu {
+                plan.warm_part(task, part);
+            }
+        };
+        // One pool for every round: its threads keep what they have built up.
+        let pool = driver::pool(workers.max(1))?;
+        let thread_start = if on_gpu {
+            Duration::ZERO
+        } else {
+            line.thread_start(&pool, clock)
+        };
         let threads = workers.max(1) as f64;
         let mut rounds: Vec<Vec<TimedPart>> = Vec::new();
         let mut points = FIRST_ROUND;
@@ -156,14 +208,21 @@ impl Job {
         loop {
             seed = splitmix(seed);
             let picks = line.pick(points, seed);
-            let (round, complete) = time_round(timer, workers, &picks, seed, started, budget)?;
+            let round = Round {
+                picks: &picks,
+                seed,
+                started,
+                budget,
+            };
+            let (round, complete) = round.time(&pool, &warm, timer)?;
             if !round.is_empty() {
                 rounds.push(round);
             }
             let sampled: usize = rounds.iter().map(Vec::len).sum();
             let (core_seconds, error) = combine(&rounds, line.total);
             // The sample stays within a twentieth of the run it predicts.
-            let share = core_seconds / threads / SHARE_OF_RUN;
+            let run = core_seconds / threads;
+            let share = (run / SHARE_OF_RUN).max((run * SHORT_RUNS).min(LEAST_SHARE));
             let long_enough = started.elapsed() >= MIN_SAMPLE;
             if !complete
                 || (error <= TARGET_ERROR && long_enough)
@@ -179,12 +238,16 @@ impl Job {
             let fit = ((share - started.elapsed().as_secs_f64()) / pace.max(1e-9)) as usize;
             points = (2 * points).min(fit.max(FIRST_ROUND));
         }
-        let (core_seconds, error) = combine(&rounds, line.total);
+        let (core_seconds, sampled_error) = combine(&rounds, line.total);
+        let error = sampled_error.hypot(SYSTEMATIC_ERROR);
         let timed = || rounds.iter().flatten();
         let rates = timed()
             .filter(|t| t.seconds > 0.0)
             .map(|t| t.seconds / t.weight as f64);
         let (least, most) = rates.fold((f64::INFINITY, 0f64), |(l, m), r| (l.min(r), m.max(r)));
+        // A part's own time is known where it is timed whole or from its pieces (the join
+        // engine's), not from one random subtree (the search's).
+        let whole = self.plan.parts_timed_whole();
         Ok(Estimate {
             tasks: self.plan.len(),
             core_seconds,
@@ -192,8 +255,9 @@ impl Job {
             sampled: rounds.iter().map(Vec::len).sum(),
             parts: line.parts,
             sample_seconds: started.elapsed().as_secs_f64(),
-            longest_part_seconds: timed().map(|t| t.seconds).fold(0.0, f64::max),
-            rate_spread: if most > least { most / least } else { 1.0 },
+            thread_start_seconds: thread_start.as_secs_f64(),
+            longest_part_seconds: whole.then(|| timed().map(|t| t.seconds).fold(0.0, f64::max)),
+            rate_spread: whole.then_some(if most > least { most / least } else { 1.0 }),
             timed: rounds.into_iter().flatten().collect(),
         })
     }
@@ -203,66 +267,85 @@ impl Job {
 /// estimate.
 type Timer<'a> = dyn Fn(usize, usize, u64) -> Result<Duration, Error> + Sync + 'a;
 
-/// Times one round of parts, `picks` (task, part, weight), on `threads` threads, each part
-/// by `time`: the parts are run in an order shuffled by `seed`, so that a round the budget
-/// cuts short is a random part of its points, not the heaviest tasks' alone, and a part not
-/// started within `budget` of `started` is left out. Returns the parts timed, in the order
-/// of `picks`, and whether that is all of them.
-fn time_round(
-    time: &Timer,
-    threads: usize,
-    picks: &[(usize, usize, u64)],
+/// One round of parts to time: `picks` (task, part, weight), run in an order shuffled by
+/// `seed`, none started past `budget` from `started`.
+struct Round<'a> {
+    picks: &'a [(usize, usize, u64)],
     seed: u64,
     started: Instant,
     budget: Duration,
-) -> Result<(Vec<TimedPart>, bool), Error> {
-    let order = shuffled(picks.len(), seed);
-    let failed = std::sync::Mutex::new(None);
-    let times = driver::run(
-        threads,
-        picks.len(),
-        |k| {
-            let failing = failed.lock().unwrap_or_else(|e| e.into_inner()).is_some();
-            if failing || started.elapsed() > budget {
-                return u128::MAX;
-            }
-            let i = order[k];
-            let (task, part, _) = picks[i];
-            let draw = splitmix(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
-            match time(task, part, draw) {
-                Ok(time) => time.as_nanos().min(u128::MAX - 1),
-                Err(error) => {
-                    failed
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .get_or_insert(error);
-                    u128::MAX
+}
+
+/// What readies a thread to time a part (task, part): [`Plan::warm_part`], or nothing.
+type Warm<'a> = dyn Fn(usize, usize) + Sync + 'a;
+
+impl Round<'_> {
+    /// Times the round's parts on the threads of `pool`, each by `time`: the parts are dealt
+    /// to the threads in an order shuffled by the seed, so that a round the budget cuts
+    /// short is a random part of its points, not the heaviest tasks' alone, and a part not
+    /// started within the budget is left out. Each thread first runs `warm` on each of its
+    /// parts, then times them in turn: a part's buffers have grown before it is timed, and
+    /// other parts ran between its warm run and its timed one, as other tasks do in a count.
+    /// Returns the parts timed, in the order of the picks, and whether that is all of them.
+    fn time(
+        &self,
+        pool: &rayon::ThreadPool,
+        warm: &Warm,
+        time: &Timer,
+    ) -> Result<(Vec<TimedPart>, bool), Error> {
+        let Round {
+            picks,
+            seed,
+            started,
+            budget,
+        } = *self;
+        let order = shuffled(picks.len(), seed);
+        let late = || started.elapsed() > budget;
+        // Each thread's share: every k-th of the shuffled picks, as (pick, nanoseconds).
+        let shares = pool.broadcast(|thread| {
+            let mine: Vec<usize> = (thread.index()..picks.len())
+                .step_by(thread.num_threads())
+                .map(|k| order[k])
+                .collect();
+            for &i in &mine {
+                if late() {
+                    break;
                 }
+                warm(picks[i].0, picks[i].1);
             }
-        },
-        |_, _| {},
-    )?;
-    if let Some(error) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(error);
+            let mut timed = Vec::with_capacity(mine.len());
+            for i in mine {
+                if late() {
+                    break;
+                }
+                let (task, part, _) = picks[i];
+                let draw = splitmix(seed ^ (i as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                timed.push((i, time(task, part, draw)?.as_nanos()));
+            }
+            Ok::<_, Error>(timed)
+        });
+        // Back in the order of the points along the line.
+        let mut by_point = vec![None; picks.len()];
+        for share in shares {
+            for (i, nanos) in share? {
+                by_point[i] = Some(nanos);
+            }
+        }
+        let round: Vec<TimedPart> = picks
+            .iter()
+            .zip(&by_point)
+            .filter_map(|(&(task, part, weight), &nanos)| {
+                Some(TimedPart {
+                    task,
+                    part,
+                    weight,
+                    seconds: nanos? as f64 * 1e-9,
+                })
+            })
+            .collect();
+        let complete = round.len() == picks.len();
+        Ok((round, complete))
     }
-    // Back in the order of the points along the line.
-    let mut by_point = vec![0; picks.len()];
-    for (&i, &nanos) in order.iter().zip(&times) {
-        by_point[i] = nanos;
-    }
-    let round: Vec<TimedPart> = picks
-        .iter()
-        .zip(&by_point)
-        .filter(|&(_, &nanos)| nanos != u128::MAX)
-        .map(|(&(task, part, weight), &nanos)| TimedPart {
-            task,
-            part,
-            weight,
-            seconds: nanos as f64 * 1e-9,
-        })
-        .collect();
-    let complete = round.len() == picks.len();
-    Ok((round, complete))
 }
 
 /// The tasks in decreasing order of weight, end to end.
@@ -295,6 +378,32 @@ impl<'p> Line<'p> {
             total,
             parts,
         }
+    }
+
+    /// What a worker thread's first tasks cost besides their work ([`Estimate`]'s
+    /// `thread_start_seconds`): the heaviest task's heaviest part readied twice on every
+    /// thread of `pool` (`Plan::warm_part`), the first time less the second, the most of
+    /// the threads.
+    fn thread_start(
+        &self,
+        pool: &rayon::ThreadPool,
+        clock: &(dyn Fn() -> Duration + Sync),
+    ) -> Duration {
+        let Some(&task) = self.order.first() else {
+            return Duration::ZERO;
+        };
+        let part = (0..self.plan.task_parts(task))
+            .max_by_key(|&part| self.plan.task_part_weight(task, part))
+            .unwrap_or(0);
+        let starts = pool.broadcast(|_| {
+            let first = clock();
+            self.plan.warm_part(task, part);
+            let second = clock();
+            self.plan.warm_part(task, part);
+            let again = clock().saturating_sub(second);
+            second.saturating_sub(first).saturating_sub(again)
+        });
+        starts.into_iter().max().unwrap_or_default()
     }
 
     /// `points` parts (task, part, the part's weight) at evenly spaced points from an offset
@@ -379,6 +488,19 @@ fn combine(rounds: &[Vec<TimedPart>], total: u128) -> (f64, f64) {
     (seconds, within.max(between))
 }
 
+/// The time between two readings of `clock` one after the other (the median of 101): what
+/// reading it adds to a time measured with it.
+fn clock_reading(clock: &dyn Fn() -> Duration) -> Duration {
+    let mut gaps: Vec<Duration> = (0..101)
+        .map(|_| {
+            let start = clock();
+            clock().saturating_sub(start)
+        })
+        .collect();
+    gaps.sort_unstable();
+    gaps[gaps.len() / 2]
+}
+
 /// The numbers `0..len` in an order drawn from `seed` (Fisher-Yates).
 fn shuffled(len: usize, seed: u64) -> Vec<usize> {
     let mut order: Vec<usize> = (0..len).collect();
@@ -450,15 +572,21 @@ mod tests {
     }
 
     /// With every part taking the same time (a clock that moves one millisecond per
-    /// reading), the whole is the parts times that: the estimator weighs each timed part by
-    /// the chance it had to be picked, so parts of every weight count alike.
+    /// reading on the workers), the whole is the parts times that: the estimator weighs each
+    /// timed part by the chance it had to be picked, so parts of every weight count alike.
+    /// On the calling thread, where the estimate measures what a reading of the clock adds
+    /// to a time, the clock stands still: its readings add nothing.
     #[test]
     fn an_estimate_of_parts_of_equal_time_is_their_number_times_that_time() {
         use std::cell::Cell;
         thread_local! {
             static TICKS: Cell<u64> = const { Cell::new(0) };
         }
-        let clock = || {
+        let caller = std::thread::current().id();
+        let clock = move || {
+            if std::thread::current().id() == caller {
+                return Duration::ZERO;
+            }
             Duration::from_millis(TICKS.with(|t| {
                 t.set(t.get() + 1);
                 t.get()
