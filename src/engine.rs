@@ -129,8 +129,13 @@ pub struct Request {
     pub gpu_named: bool,
     /// The limit on the join engine's data, in bytes, if any.
     pub max_memory: Option<u64>,
-    /// The worker threads, each of which holds a piece of the join engine's.
+    /// The worker threads the run will have (no more than its tasks), each of which holds a
+    /// piece of the join engine's.
     pub threads: usize,
+    /// What each worker thread holds besides the engine's data (its stack, the allocator's
+    /// pages of its own), taken off the memory limit for each thread and added to the least
+    /// an error names.
+    pub thread_memory: u64,
 }
 
 /// Why a [`Choice`] took its engine: each step of [`Request::choose`] that decided something.
@@ -193,6 +198,7 @@ impl Request {
             gpu_named: false,
             max_memory: None,
             threads: 1,
+            thread_memory: 0,
         }
     }
 
@@ -278,8 +284,8 @@ impl Request {
 
     /// [`Request::choose`]'s last step: the join engine's piece under the memory limit, or,
     /// for `Auto`, the search when not even the smallest fits.
-    /// `reserve`: what else each thread holds (a GPU's batches), taken off the limit first and
-    /// added to the least an error names.
+    /// `reserve`: what else each thread holds (a GPU's batches), taken off the limit first
+    /// with [`Request::thread_memory`] and added to the least an error names.
     fn within_memory<G>(
         &self,
         engine: Engine,
@@ -293,7 +299,9 @@ impl Request {
             reasons: Vec::new(),
         };
         if let (Engine::Join, Some(limit)) = (engine, self.max_memory) {
-            let reserve = reserve.saturating_mul(self.threads as u64);
+            let reserve = reserve
+                .saturating_add(self.thread_memory)
+                .saturating_mul(self.threads as u64);
             let fit = join::piece_for(self.n, limit.saturating_sub(reserve), self.threads);
             let fit = fit.map_err(|error| match error {
                 Error::Memory { needed, table } => Error::Memory {

@@ -37,7 +37,7 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         let update = |p: Progress| bar.update(p);
         // What the process takes besides the engine's data, read once: the counter's share of
         // a memory limit and the message that says what a limit lacks use the same figure.
-        let fixed = fixed_overhead(config);
+        let fixed = fixed_overhead();
         let counter = counter(config, &update, fixed);
         let started = Instant::now();
         let mut job = prepare(config, &counter, n, fixed)?;
@@ -204,7 +204,9 @@ fn counter<'a>(
     if let Some(limit) = &config.max_memory {
         // A sixteenth of the limit is left for the allocator's slack (n = 20 under 120 MiB
         // peaked 0.05 MiB over without).
-        counter = counter.max_memory(engine_share(limit.bytes, fixed));
+        counter = counter
+            .max_memory(engine_share(limit.bytes, fixed))
+            .thread_memory(memory::THREAD_OVERHEAD);
     }
     if let Some(threads) = config.threads {
         counter = counter.threads(threads);
@@ -218,11 +220,11 @@ fn counter<'a>(
     counter
 }
 
-/// What the process takes besides the engine's data: what it holds already, and a stack and
-/// the allocator's own pages for each worker thread.
-fn fixed_overhead(config: &CountConfig) -> u64 {
-    let threads = config.threads.unwrap_or_else(nqueens::default_threads);
-    memory::resident_bytes().unwrap_or(16 << 20) + memory::THREAD_OVERHEAD * threads as u64
+/// What the process takes besides the engine's data and its worker threads: what it holds
+/// already. The threads are counted for those the run will have, no more than its tasks: the
+/// join engine's by the library ([`Counter::thread_memory`]), the search's in [`prepare`].
+fn fixed_overhead() -> u64 {
+    memory::resident_bytes().unwrap_or(16 << 20)
 }
 
 /// The job of board size `n`; a memory limit too small for the join engine is answered with
@@ -242,9 +244,10 @@ fn prepare(config: &CountConfig, counter: &Counter, n: u32, fixed: u64) -> Resul
         }
         (job, _) => job?,
     };
-    // The join engine's least limit counts the program already; the search's data is next
-    // to nothing, but the program and its threads are not.
-    let least = least_limit(0, fixed);
+    // The join engine's least limit counts the program and its threads already; the
+    // search's data is next to nothing, but the program and its threads are not: those the
+    // run has, no more than its tasks (`-j 1024` runs 130 threads at n = 12).
+    let least = least_limit(memory::THREAD_OVERHEAD * job.threads as u64, fixed);
     if let Some(limit) = config.max_memory.as_ref().filter(|l| l.bytes < least) {
         bail!(
             "--max-memory {} is less than the program itself takes: it needs at least {} here \

@@ -6,6 +6,7 @@ use super::job::{Job, Progress};
 use crate::engine::NO_GPU_SUPPORT;
 use crate::engine::{Engine, Plan, Reason, Request};
 use crate::error::Error;
+use crate::join;
 use crate::search::split;
 use crate::symmetry::{Classes, rotation_fixed};
 use std::sync::OnceLock;
@@ -52,6 +53,7 @@ pub struct Counter<'a> {
     split_depth: Option<u32>,
     engine: Engine,
     max_memory: Option<u64>,
+    thread_memory: u64,
     unique: bool,
     gpu_adapter: Option<String>,
     progress: Option<&'a ProgressFn<'a>>,
@@ -97,6 +99,14 @@ impl<'a> Counter<'a> {
     /// [`Engine::Join`] fails.
     pub fn max_memory(mut self, bytes: u64) -> Self {
         self.max_memory = Some(bytes);
+        self
+    }
+
+    /// Counts `bytes` for each worker thread against [`Counter::max_memory`] besides the
+    /// engine's data (its stack, the allocator's pages of its own: what the process around
+    /// the library knows), for the threads the run will really have: no more than its tasks.
+    pub fn thread_memory(mut self, bytes: u64) -> Self {
+        self.thread_memory = bytes;
         self
     }
 
@@ -156,7 +166,7 @@ impl<'a> Counter<'a> {
             return Err(Error::SplitDepth(d));
         }
         let choice = self
-            .request(n, threads)
+            .request(n, self.memory_threads(n, threads)?)
             .choose(|| self.open_gpu_for(threads))?;
         let engine = choice.engine;
         let gpu_fallback = OnceLock::new();
@@ -281,7 +291,25 @@ impl<'a> Counter<'a> {
             gpu_named: self.gpu_adapter.is_some(),
             max_memory: self.max_memory,
             threads,
+            thread_memory: self.thread_memory,
         }
+    }
+
+    /// The threads a memory limit is worked out for: those the run will have, no more than
+    /// the join engine's tasks, where threads matter to the memory (n = 14 has 890 tasks, so
+    /// `-j 1024` runs 890 threads). The plan is built for it (n = 25's in half a second);
+    /// from the partitioned sizes on ([`join::Policy::for_board`]), where it takes minutes,
+    /// there are millions of tasks, and it is not.
+    fn memory_threads(&self, n: u32, threads: usize) -> Result<usize, Error> {
+        let partitioned = join::Policy::for_board(n).is_some();
+        if self.max_memory.is_none() || !join::supports(n) || partitioned {
+            return Ok(threads);
+        }
+        let depth = match self.split_depth {
+            Some(depth) => Plan::effective_depth(n, Engine::Join, depth)?,
+            None => join::auto_depth(n),
+        };
+        Ok(threads.min(join::Plan::new(n, depth).len().max(1)))
     }
 
     /// The GPU named, or the first found, opened for [`Request::choose`], fed by `threads`
