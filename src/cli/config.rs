@@ -106,6 +106,7 @@ pub struct SolveConfig {
 
 impl SolveConfig {
     fn from_args(args: &SolveArgs) -> Result<SolveConfig, String> {
+        distinct_outputs(&[("--output", args.output.as_deref())])?;
         Ok(SolveConfig {
             n: args.size,
             format: format(args.format),
@@ -145,6 +146,7 @@ impl FindConfig {
                 format.max_n()
             ));
         }
+        distinct_outputs(&[("--output", args.output.as_deref())])?;
         Ok(FindConfig {
             n,
             format,
@@ -393,8 +395,8 @@ fn must_be_regular(path: &Path, what: &str) -> Result<(), String> {
 }
 
 /// Refuses two outputs that are one file (`--checkpoint F --subtotals F`, a link to the other,
-/// or either one also standard output, `> F`): each would overwrite the other, and a journal
-/// overwritten at the end loses the run it was to keep.
+/// dangling or not, or either one also standard output, `> F`): each would overwrite the
+/// other, and a journal overwritten at the end loses the run it was to keep.
 fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), String> {
     let named: Vec<(&str, &Path)> = outputs
         .iter()
@@ -411,7 +413,8 @@ fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), String> {
         }
         if is_stdout(path) {
             return Err(format!(
-                "{flag} {} is also standard output, where the result goes: name another file",
+                "{flag} {} is also standard output: one would overwrite the other; name \
+                 another file",
                 path.display()
             ));
         }
@@ -420,11 +423,13 @@ fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), String> {
 }
 
 /// Whether two paths name one file: the same file on disk where both exist, else the same
-/// name in the same (link-resolved) directory.
+/// name in the same (link-resolved) directory once each name's chain of links is followed
+/// (`ln -s st link` with `st` absent: `link` and `st` are one file once written).
 fn same_file(a: &Path, b: &Path) -> bool {
+    let written = |path: &Path| resolved(&nqueens::claim::final_path(path).ok()?);
     match (identity(a), identity(b)) {
         (Some(a), Some(b)) => a == b,
-        (None, None) => resolved(a).is_some_and(|a| resolved(b).is_some_and(|b| a == b)),
+        (None, None) => written(a).is_some_and(|a| written(b).is_some_and(|b| a == b)),
         _ => false,
     }
 }

@@ -19,6 +19,7 @@
 //! behind, unlocked, and the next run writing that file removes it and starts afresh.
 
 use anyhow::{Context, Result};
+use nqueens::claim;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -27,12 +28,6 @@ use std::path::{Path, PathBuf};
 /// larger, and a `BufWriter` passes writes larger than its buffer straight through, with no
 /// copy.
 const BUFFER: usize = 1 << 16;
-
-/// More links than this in a chain is a loop (Linux's own limit is 40).
-const MAX_LINKS: usize = 40;
-
-/// What a temporary file's name adds to the name of the file it becomes.
-const TEMPORARY_SUFFIX: &str = ".nqueens-tmp";
 
 /// An open destination.
 pub enum Output {
@@ -87,7 +82,7 @@ pub fn is_own_descriptor(path: &Path) -> bool {
 /// written through itself, another's in place (reopened), whatever it refers to.
 fn target(path: &Path) -> std::io::Result<Target> {
     let mut current = path.to_path_buf();
-    for _ in 0..MAX_LINKS {
+    for _ in 0..claim::MAX_LINKS {
         if let Some(fd) = own_descriptor(&current) {
             return Ok(Target::Descriptor(fd));
         }
@@ -99,19 +94,14 @@ fn target(path: &Path) -> std::io::Result<Target> {
         if in_proc {
             return Ok(Target::InPlace);
         }
-        match std::fs::symlink_metadata(&current) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                let link = std::fs::read_link(&current)?;
-                current = match current.parent() {
-                    Some(dir) if link.is_relative() => dir.join(link),
-                    _ => link,
-                };
-            }
-            Ok(meta) if !meta.file_type().is_file() && !meta.is_dir() => {
-                return Ok(Target::InPlace);
-            }
-            _ => return Ok(Target::Replace(current)),
+        if let Some(next) = claim::link_target(&current)? {
+            current = next;
+            continue;
         }
+        return Ok(match std::fs::metadata(&current) {
+            Ok(meta) if !meta.file_type().is_file() && !meta.is_dir() => Target::InPlace,
+            _ => Target::Replace(current),
+        });
     }
     Err(std::io::Error::other("too many levels of symbolic links"))
 }
@@ -165,6 +155,16 @@ impl Output {
         }
         let keep = std::fs::metadata(&target).ok().map(Box::new);
         let temporary = Temporary::create(&target)?;
+        // Locked first, then the journal's lock looked for (`nqueens::claim`): a journal
+        // another run appends to would be renamed over, its run's records lost.
+        if claim::held(&target).unwrap_or(false) {
+            return Err(nqueens::Error::InUse(format!(
+                "cannot write {}: another nqueens run is using it as its checkpoint journal (it \
+                 holds its lock); wait for that run to end, or write another file",
+                path.display()
+            ))
+            .into());
+        }
         super::interrupt::watch_temporary(temporary.path.clone());
         Ok(Output::File {
             writer: BufWriter::with_capacity(BUFFER, temporary),
@@ -222,27 +222,11 @@ pub struct Temporary {
     renamed: bool,
 }
 
-/// The name of the temporary file of `target`, beside it: `.NAME.nqueens-tmp`, or for a name
-/// too long to take the additions, one made of its checksum.
-fn temporary_path(target: &Path) -> PathBuf {
-    let name = target.file_name().map(|n| n.to_string_lossy().into_owned());
-    let name = name.unwrap_or_default();
-    let short = if name.len() + 1 + TEMPORARY_SUFFIX.len() <= 255 {
-        format!(".{name}{TEMPORARY_SUFFIX}")
-    } else {
-        format!(
-            ".{:016x}{TEMPORARY_SUFFIX}",
-            nqueens::checkpoint::fnv1a(&name)
-        )
-    };
-    target.with_file_name(short)
-}
-
 impl Temporary {
     /// Creates and locks the temporary file of `target`. One left by a run that died is
     /// removed first; one that a running run holds is the error [`nqueens::Error::InUse`].
     fn create(target: &Path) -> Result<Temporary> {
-        let path = temporary_path(target);
+        let path = claim::temporary_path(target);
         let cannot = || {
             let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
             format!(

@@ -26,6 +26,7 @@
 //! Journals of version 1 (nqueens 0.1.0) are refused: that version named engines otherwise and
 //! numbered the join engine's tasks otherwise.
 
+use super::claim;
 use super::journal_lines::{parse_records, record_line};
 use super::record::{check_regular, fnv1a};
 use crate::engine::Engine;
@@ -112,6 +113,7 @@ impl Journal {
         identity: &RunIdentity,
     ) -> Result<(Journal, BTreeMap<usize, u128>), Error> {
         check_regular(path).map_err(Error::Checkpoint)?;
+        let existed = path.exists();
         let file = OpenOptions::new()
             .read(true)
             .append(true)
@@ -140,6 +142,21 @@ impl Journal {
             .metadata()
             .map_err(|e| Error::checkpoint_io(path, "cannot read it", e))?
             .len();
+        // Locked first, then the other kind of output's lock looked for (`claim`): a `solve
+        // -o` or `--subtotals` of another run writing this file would rename its output over
+        // the journal.
+        let target = claim::final_path(path).map_err(|e| Error::checkpoint_io(path, "", e))?;
+        if claim::being_written(&target).unwrap_or(false) {
+            if !existed && length == 0 {
+                let _ = std::fs::remove_file(&target);
+            }
+            return Err(Error::InUse(format!(
+                "checkpoint {}: another nqueens run is writing this file (its temporary file {} \
+                 is locked); wait for that run to end, or use another file",
+                path.display(),
+                claim::temporary_path(&target).display()
+            )));
+        }
         let fields = identity.fields();
         let mut journal = Journal {
             file,

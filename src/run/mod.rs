@@ -3,7 +3,8 @@
 //!
 //! From the bottom up: [`driver`] runs numbered tasks on a rayon pool and knows nothing of
 //! boards; [`deal`] deals tasks to shards by weight and [`record`] holds what journals and shard
-//! files share (the checksum, the regular-file check); [`job`] is a prepared count;
+//! files share (the checksum, the regular-file check); [`claim`] which file an output is, by
+//! any name, and whether another run holds it; [`job`] is a prepared count;
 //! [`counter`] is the builder a user configures and the run itself; [`estimate`] times a
 //! sample of a job's work to predict its cost; [`checkpoint`] is the resumable journal
 //! (`journal_lines` its record lines, `journal` its file); [`shard`] the shard result files
@@ -12,6 +13,7 @@
 //! It may use the engines (`search/`, `join/`, `gpu/`), the engine vocabulary and the base.
 
 pub mod checkpoint;
+pub mod claim;
 #[cfg(feature = "mpi")]
 pub mod cluster;
 pub(crate) mod counter;

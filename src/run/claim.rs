@@ -1,0 +1,131 @@
+//! Which file an output of the program is, by any name, and whether another run holds it:
+//! the one protocol every file the program writes keeps (journals, `solve -o`, `find -o`,
+//! `--subtotals`).
+//!
+//! A file the program writes is either appended to in place while a run holds its lock (a
+//! checkpoint journal), or made whole under a temporary name beside it, locked while it is
+//! written, and renamed over it (every other output). Two runs writing one file would lose
+//! one's work, so each kind looks for the other's lock after taking its own, which makes the
+//! two checks safe against a race: a run that writes through a temporary file locks it and
+//! then refuses a target another run holds (a journal in use); a journal locks itself and
+//! then refuses a file whose temporary another run holds (an output being written). Both
+//! look at the file a name finally leads to: the end of its chain of symbolic links, dangling
+//! or not, so a link to a journal is the journal, and a hard link is the same file anyway.
+
+use super::record::fnv1a;
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// More links than this in a chain is a loop (Linux's own limit is 40).
+pub const MAX_LINKS: usize = 40;
+
+/// What a temporary file's name adds to the name of the file it becomes.
+const TEMPORARY_SUFFIX: &str = ".nqueens-tmp";
+
+/// Where the symbolic link at `path` points (relative to its directory where its text is
+/// relative), or `None` when `path` is not a symbolic link (or does not exist).
+pub fn link_target(path: &Path) -> io::Result<Option<PathBuf>> {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => {
+            let link = std::fs::read_link(path)?;
+            Ok(Some(match path.parent() {
+                Some(dir) if link.is_relative() => dir.join(link),
+                _ => link,
+            }))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The path `path` finally leads to: the end of its chain of symbolic links, whether or not
+/// a file is there yet (`ln -s st link`: `link` leads to `st`, written when `link` is).
+pub fn final_path(path: &Path) -> io::Result<PathBuf> {
+    let mut current = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match link_target(&current)? {
+            Some(next) => current = next,
+            None => return Ok(current),
+        }
+    }
+    Err(io::Error::other("too many levels of symbolic links"))
+}
+
+/// The temporary file an output to `target` (a final path) is written through, beside it:
+/// `.NAME.nqueens-tmp`, or for a name too long to take the additions, one made of its
+/// checksum.
+pub fn temporary_path(target: &Path) -> PathBuf {
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned());
+    let name = name.unwrap_or_default();
+    let short = if name.len() + 1 + TEMPORARY_SUFFIX.len() <= 255 {
+        format!(".{name}{TEMPORARY_SUFFIX}")
+    } else {
+        format!(".{:016x}{TEMPORARY_SUFFIX}", fnv1a(&name))
+    };
+    target.with_file_name(short)
+}
+
+/// Whether another open file holds a lock on the file at `path` (a journal in use, a
+/// temporary file being written): `false` when there is no file there, or the file system
+/// keeps no locks.
+pub fn held(path: &Path) -> io::Result<bool> {
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
+        Err(e) => return Err(e),
+    };
+    match file.try_lock_shared() {
+        Ok(()) => Ok(false),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(true),
+        Err(std::fs::TryLockError::Error(e)) if e.kind() == io::ErrorKind::Unsupported => Ok(false),
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
+    }
+}
+
+/// Whether another run is writing an output to `target` (a final path) now: its temporary
+/// file is there and locked.
+pub fn being_written(target: &Path) -> io::Result<bool> {
+    held(&temporary_path(target))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chain_of_links_leads_to_its_end_even_where_nothing_is_yet() {
+        let dir = tempfile::tempdir().unwrap();
+        let end = dir.path().join("st");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink("st", dir.path().join("one")).unwrap();
+            std::os::unix::fs::symlink(dir.path().join("one"), dir.path().join("two")).unwrap();
+            assert_eq!(final_path(&dir.path().join("two")).unwrap(), end);
+            std::os::unix::fs::symlink("loop", dir.path().join("loop")).unwrap();
+            assert!(final_path(&dir.path().join("loop")).is_err());
+        }
+        assert_eq!(final_path(&end).unwrap(), end);
+    }
+
+    #[test]
+    fn a_lock_held_by_another_open_file_is_seen_and_none_is_not() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal");
+        assert!(!held(&path).unwrap());
+        let file = File::create(&path).unwrap();
+        assert!(!held(&path).unwrap());
+        file.lock().unwrap();
+        assert!(held(&path).unwrap());
+        drop(file);
+        assert!(!held(&path).unwrap());
+        assert_eq!(
+            temporary_path(&path),
+            dir.path().join(".journal.nqueens-tmp")
+        );
+        let long = dir.path().join("x".repeat(250));
+        assert_eq!(
+            temporary_path(&long).file_name().unwrap().len(),
+            ".".len() + 16 + TEMPORARY_SUFFIX.len()
+        );
+    }
+}
