@@ -51,7 +51,12 @@ fn main() -> std::process::ExitCode {
         // subcommand alike.
         Err(e) if is_broken_pipe(&e) => ExitCode::Success.into(),
         Err(e) => {
-            say!("error: {e:#}");
+            // A failed write to standard output is said in the one wording it has, whatever
+            // contexts the subcommand gave it.
+            match stdout_error(&e) {
+                Some(stdout) => say!("error: {stdout}"),
+                None => say!("error: {e:#}"),
+            }
             if is_in_use(&e) {
                 // Another run holds the file: nothing was tried, as with a bad command line.
                 ExitCode::Usage.into()
@@ -69,6 +74,18 @@ fn is_in_use(error: &anyhow::Error) -> bool {
             cause.downcast_ref::<nqueens::Error>(),
             Some(nqueens::Error::InUse(_))
         )
+    })
+}
+
+/// The failed write to standard output an error comes from, if it does.
+fn stdout_error(error: &anyhow::Error) -> Option<&cli::output::CannotWriteStdout> {
+    error.chain().find_map(|cause| {
+        cause
+            .downcast_ref::<cli::output::CannotWriteStdout>()
+            .or_else(|| {
+                let io = cause.downcast_ref::<std::io::Error>()?;
+                io.get_ref()?.downcast_ref()
+            })
     })
 }
 

@@ -1,7 +1,8 @@
 //! What the binary says: values out of range said as such (negative and huge numbers too),
 //! the note when `--max-memory` makes `auto` leave the join engine, the estimate's line on
-//! boards of one task or none, the manual's EXIT STATUS and ENVIRONMENT sections, and the
-//! bound on the progress interval.
+//! boards of one task or none, the manual's EXIT STATUS and ENVIRONMENT sections, the bound
+//! on the progress interval, a full standard output said alike by every subcommand, and
+//! `merge` reading a shard result as `verify` reads its input.
 
 mod cli_support;
 
@@ -231,4 +232,70 @@ fn a_deep_split_of_the_search_is_kept_within_max_memory() {
         "{stderr}"
     );
     assert!(peak <= 48 << 20, "peak {} MiB", peak >> 20);
+}
+
+/// Regression: a full disk on standard output was said three ways: "error: No space left on
+/// device (os error 28)" (`count`, `merge`, `man`, `completions`), "cannot write the output"
+/// (`solve`), "cannot write to standard output" (`find`). One wording, naming standard
+/// output, for every subcommand that writes there, exit 1.
+#[test]
+fn a_full_standard_output_is_said_alike_by_every_subcommand() {
+    let dir = tempfile::tempdir().unwrap();
+    let shards: Vec<String> = (0..2)
+        .map(|i| {
+            let path = dir.path().join(format!("s{i}"));
+            std::fs::write(
+                &path,
+                stdout(&["count", "10", "--shard", &format!("{i}/2")]),
+            )
+            .unwrap();
+            path.to_str().unwrap().to_string()
+        })
+        .collect();
+    let solutions = dir.path().join("solutions");
+    std::fs::write(&solutions, stdout(&["solve", "8"])).unwrap();
+    let commands: [&[&str]; 11] = [
+        &["count", "8"],
+        &["count", "8..9"],
+        &["count", "8", "--json"],
+        &["count", "8", "--estimate"],
+        &["count", "8", "--shard", "0/2"],
+        &["solve", "10"],
+        &["find", "8"],
+        &["man"],
+        &["completions", "bash"],
+        &["merge", &shards[0], &shards[1]],
+        &["verify", solutions.to_str().unwrap()],
+    ];
+    for args in commands {
+        let out = cli_support::output(
+            std::process::Command::new(cli_support::bin())
+                .args(args)
+                .stdin(std::process::Stdio::null())
+                .stdout(std::fs::File::create("/dev/full").unwrap()),
+        );
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        let last = stderr.lines().last().unwrap_or_default();
+        assert!(
+            last.starts_with("error: cannot write to standard output: No space left on device"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+/// Regression: `merge` refused a shard result that an editor had given a UTF-8 byte-order
+/// mark ("expected value at line 1 column 1"), which `verify` skips.
+#[test]
+fn merge_skips_a_byte_order_mark_as_verify_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let paths: Vec<String> = (0..2)
+        .map(|i| {
+            let path = dir.path().join(format!("s{i}"));
+            let result = stdout(&["count", "10", "--shard", &format!("{i}/2")]);
+            std::fs::write(&path, [&b"\xef\xbb\xbf"[..], &result].concat()).unwrap();
+            path.to_str().unwrap().to_string()
+        })
+        .collect();
+    assert_eq!(text(&stdout(&["merge", &paths[0], &paths[1]])), "724\n");
 }

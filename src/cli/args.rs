@@ -208,8 +208,8 @@ pub struct CountArgs {
     pub symmetry: Option<SymmetryArg>,
 
     /// Keep the process within SIZE of memory (like 512M or 4G; K, M, G, T are powers of
-    /// 1024): the join engine then joins in smaller pieces, or `auto` falls back to the
-    /// search, which needs next to none.
+    /// 1024): the join engine then joins in smaller pieces, and under --engine auto the
+    /// search counts instead when even those do not fit (it needs next to none).
     #[arg(long, value_name = "SIZE", allow_hyphen_values = true, value_parser = values::memory_size)]
     pub max_memory: Option<values::MemorySize>,
 

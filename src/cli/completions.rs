@@ -124,7 +124,7 @@ fn tidy(page: &[u8]) -> Vec<u8> {
 
 /// Writes `bytes` on standard output.
 fn print(bytes: &[u8]) -> Result<ExitCode> {
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout();
     out.write_all(bytes)?;
     out.flush()?;
     Ok(ExitCode::Success)

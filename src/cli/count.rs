@@ -26,7 +26,7 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
     if config.max_memory.is_some() {
         memory::without_huge_pages();
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout();
     let reporter = Reporter::new(config.style, config.unique);
     if !config.estimate {
         reporter.header(&mut out)?;

@@ -42,6 +42,7 @@ pub const MEANINGS: &[(i32, &str)] = &[
     ),
     (
         super::interrupt::INTERRUPTED,
-        "interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP; a checkpoint journal is kept",
+        "interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP; a checkpoint journal is kept \
+         (serve stops on these, its usual end, with 0)",
     ),
 ];

@@ -15,7 +15,7 @@ pub fn run() -> Result<ExitCode> {
         );
         return Ok(ExitCode::Failure);
     }
-    let mut out = std::io::stdout().lock();
+    let mut out = super::output::stdout();
     writeln!(
         out,
         "{:<40}  {:<8}  {:<10}  driver",

@@ -13,8 +13,10 @@ pub fn run(config: &MergeConfig) -> Result<ExitCode> {
     for path in &config.files {
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {name}"))?;
+        // A byte-order mark an editor put before the JSON is skipped, as `verify` skips it.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
         let result: ShardResult =
-            serde_json::from_str(&text).with_context(|| format!("{name} is not a shard result"))?;
+            serde_json::from_str(text).with_context(|| format!("{name} is not a shard result"))?;
         results.push((name, result));
     }
     let merged = shard::merge(&results)?;
@@ -24,7 +26,7 @@ pub fn run(config: &MergeConfig) -> Result<ExitCode> {
     } else {
         OutputStyle::Plain
     };
-    Reporter::new(style, false).row(&mut std::io::stdout().lock(), &row)?;
+    Reporter::new(style, false).row(&mut super::output::stdout(), &row)?;
     if let Some(message) = row.mismatch() {
         say!("error: the shards disagree with the published count: {message}");
         return Ok(ExitCode::Failure);

@@ -29,10 +29,56 @@ use std::path::{Path, PathBuf};
 /// copy.
 const BUFFER: usize = 1 << 16;
 
+/// Standard output, whose write errors say that it was standard output that could not be
+/// written: every subcommand's results go through it, so a full disk reads the same from each
+/// (`cannot write to standard output: No space left on device`), however the error is passed
+/// on. A reader gone (`BrokenPipe`) keeps its kind, for the quiet exit.
+pub struct StandardOutput(std::io::Stdout);
+
+/// Standard output ([`StandardOutput`]).
+pub fn stdout() -> StandardOutput {
+    StandardOutput(std::io::stdout())
+}
+
+/// A failed write to standard output: its message, and the error beneath.
+#[derive(Debug)]
+pub struct CannotWriteStdout(pub std::io::Error);
+
+impl std::fmt::Display for CannotWriteStdout {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "cannot write to standard output: {}", self.0)
+    }
+}
+
+impl std::error::Error for CannotWriteStdout {}
+
+/// `error`, marked as standard output's (once).
+fn of_stdout(error: std::io::Error) -> std::io::Error {
+    if error
+        .get_ref()
+        .is_some_and(|inner| inner.is::<CannotWriteStdout>())
+    {
+        return error;
+    }
+    std::io::Error::new(error.kind(), CannotWriteStdout(error))
+}
+
+impl Write for StandardOutput {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.write(bytes).map_err(of_stdout)
+    }
+    fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.0.write_all(bytes).map_err(of_stdout)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush().map_err(of_stdout)
+    }
+}
+
 /// An open destination.
 pub enum Output {
     /// Standard output.
-    Stdout(BufWriter<std::io::Stdout>),
+    Stdout(BufWriter<StandardOutput>),
     /// A file written in place: a device, a FIFO, a descriptor.
     Direct {
         /// The buffered file.
@@ -127,10 +173,7 @@ impl Output {
     /// Opens `path`, or standard output for `None`.
     pub fn open(path: Option<&Path>) -> Result<Output> {
         let Some(path) = path else {
-            return Ok(Output::Stdout(BufWriter::with_capacity(
-                BUFFER,
-                std::io::stdout(),
-            )));
+            return Ok(Output::Stdout(BufWriter::with_capacity(BUFFER, stdout())));
         };
         let cannot = || format!("cannot write {}", path.display());
         let direct = |file: File| Output::Direct {
@@ -188,7 +231,7 @@ impl Output {
         match self {
             Output::Stdout(mut w) => match w.flush() {
                 Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
-                other => other.context("cannot write to standard output"),
+                other => Ok(other?),
             },
             Output::Direct { mut writer, path } => writer
                 .flush()

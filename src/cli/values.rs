@@ -151,8 +151,14 @@ pub fn bytes(text: &str) -> Result<u64, String> {
     };
     let value: f64 = digits.trim().parse().map_err(|_| bad())?;
     let bytes = value * 1024f64.powi(power);
-    if !bytes.is_finite() || bytes < 1.0 || bytes >= u64::MAX as f64 {
+    if !bytes.is_finite() || bytes < 1.0 {
         return Err(bad());
+    }
+    // A well-formed size past what 64 bits count (16 EiB) is too large, not misspelt.
+    if bytes >= u64::MAX as f64 {
+        return Err(format!(
+            "memory size '{text}' is too large: at most 16777215T"
+        ));
     }
     Ok(bytes as u64)
 }
@@ -179,9 +185,18 @@ mod tests {
         assert_eq!(bytes("1.5G"), Ok(3 << 29));
         assert_eq!(bytes("64kB"), Ok(64 << 10));
         for bad in [
-            "", "M", "-1G", "-5M", "0", "1X", "abc", "1e30T", "nan", "1GiBiB", "1GBB", "1iB", "1bb",
+            "", "M", "-1G", "-5M", "0", "1X", "abc", "nan", "1GiBiB", "1GBB", "1iB", "1bb",
         ] {
-            assert!(bytes(bad).is_err(), "{bad:?} accepted");
+            assert!(bytes(bad).unwrap_err().contains("invalid"), "{bad:?}");
+        }
+        // Regression: sizes past 64 bits were called a bad format.
+        for large in [
+            "18446744073709551615",
+            "9999999999T",
+            "1e30T",
+            "17179869184G",
+        ] {
+            assert!(bytes(large).unwrap_err().contains("too large"), "{large:?}");
         }
     }
 

@@ -42,7 +42,7 @@ pub fn run(config: &VerifyConfig) -> Result<ExitCode> {
         Err(e) => return Ok(unreadable(format_args!("input, {e}"))),
     };
     let format = reader.format();
-    let mut out = BufWriter::with_capacity(BUFFER, std::io::stdout().lock());
+    let mut out = BufWriter::with_capacity(BUFFER, super::output::stdout());
     let mut expected_n = config.complete.map(|n| n as usize);
     let (mut placements, mut invalid) = (0u64, 0u64);
     let mut packed: Vec<u128> = Vec::new();

@@ -193,9 +193,16 @@ impl Journal {
         let mut block = Vec::new();
         read_more(&mut self.file, &mut block).map_err(cannot_read)?;
         let Some(header_end) = block.iter().position(|&b| b == b'\n') else {
-            return Err(fail(
-                "not a checkpoint journal (no complete header line)".into(),
-            ));
+            // A header cut short is a damaged journal (a disk that filled as it was made),
+            // not another file given by mistake: said so, and what to do.
+            let what =
+                if MAGIC.as_bytes().starts_with(&block) || block.starts_with(MAGIC.as_bytes()) {
+                    "a damaged checkpoint journal: its header line is cut short (the run that made \
+                 it stopped before its first line was whole); remove it to start afresh"
+                } else {
+                    "not a checkpoint journal (no complete header line)"
+                };
+            return Err(fail(what.into()));
         };
         let header = String::from_utf8_lossy(&block[..header_end]).into_owned();
         self.check_header(&header, &fail)?;
@@ -533,6 +540,27 @@ mod tests {
     fn a_whole_bad_last_line_is_refused_not_dropped() {
         let error = error_with_tail(b"task 2 2 0000000000000000\n");
         assert!(error.contains("damaged record on line 3"), "{error}");
+    }
+
+    /// Regression: a journal cut inside its header line was called "not a checkpoint
+    /// journal", which reads as the wrong file given; it is a damaged one. Another file
+    /// without a line is still not a journal.
+    #[test]
+    fn a_journal_cut_inside_its_header_is_said_to_be_damaged() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        for (text, says) in [
+            ("nqueens-checkpoint 2 n=12 eng", "header line is cut short"),
+            ("nqueens-che", "header line is cut short"),
+            ("hello", "not a checkpoint journal"),
+        ] {
+            std::fs::write(&path, text).unwrap();
+            let error = Journal::open(&path, &identity(12))
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(error.contains(says), "{text:?}: {error}");
+        }
     }
 
     #[test]

@@ -76,14 +76,25 @@ pub async fn serve(
                 request.extensions_mut().insert(ConnectInfo(peer));
                 request
             });
-        let connection = http.serve_connection(
-            TokioIo::new(JsonErrors::new(stream)),
-            TowerToHyperService::new(service),
-        );
         let mut stopping = stopping.clone();
         let open = open.clone();
+        let http = http.clone();
         tokio::spawn(async move {
             let _open = open;
+            // Nothing within the head's time, a stop, or an HTTP/2 client answered: done.
+            let first = tokio::select! {
+                first = tokio::time::timeout(HEAD_TIMEOUT, opening(&stream)) => first,
+                _ = stopping.wait_for(|&stop| stop) => return,
+            };
+            match first {
+                Ok(Opening::Http2) => return answer_http2(stream).await,
+                Ok(Opening::Other) => {}
+                Err(_) | Ok(Opening::Closed) => return,
+            }
+            let connection = http.serve_connection(
+                TokioIo::new(JsonErrors::new(stream)),
+                TowerToHyperService::new(service),
+            );
             let mut connection = std::pin::pin!(connection);
             // A failed connection (a timeout, a reset) has nobody to tell.
             tokio::select! {
@@ -101,6 +112,39 @@ pub async fn serve(
     // Streams still open (a trace being read) get the grace to end.
     let _ = tokio::time::timeout(grace, all_closed.recv()).await;
     stopped
+}
+
+/// What a connection's first bytes say of its client.
+enum Opening {
+    /// HTTP/2 with prior knowledge: its preface, `PRI * HTTP/2.0`.
+    Http2,
+    /// Anything else, for hyper to read.
+    Other,
+    /// Closed before a byte.
+    Closed,
+}
+
+/// The start of the preface an HTTP/2 client sends first when it knows the server speaks it.
+const HTTP2_PREFACE: &[u8] = b"PRI * HTTP/2.0";
+
+/// Waits for the connection's first bytes, leaving them to be read, and says whose they are:
+/// hyper's HTTP/1 closes an HTTP/2 client's connection without a word.
+async fn opening(stream: &tokio::net::TcpStream) -> Opening {
+    let mut first = [0; HTTP2_PREFACE.len()];
+    match stream.peek(&mut first).await {
+        Ok(0) | Err(_) => Opening::Closed,
+        Ok(n) if first[..n] == HTTP2_PREFACE[..n] && n == HTTP2_PREFACE.len() => Opening::Http2,
+        Ok(_) => Opening::Other,
+    }
+}
+
+/// Answers an HTTP/2 client in HTTP/1.1, which it may show to its user: 505, with the API's
+/// JSON error, and the connection closed.
+async fn answer_http2(mut stream: tokio::net::TcpStream) {
+    use tokio::io::AsyncWriteExt;
+    let answer = json_answer(StatusCode::HTTP_VERSION_NOT_SUPPORTED);
+    let _ = tokio::time::timeout(HEAD_TIMEOUT, stream.write_all(&answer)).await;
+    let _ = stream.shutdown().await;
 }
 
 /// Whether an accept error concerns one connection only (its peer gave up), not the server.
@@ -244,6 +288,9 @@ fn json_answer(status: StatusCode) -> Vec<u8> {
         StatusCode::URI_TOO_LONG => "the request's address is too long (at most 65,534 bytes)",
         StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => {
             "the request's head is too large (at most 100 headers and about 400 KiB)"
+        }
+        StatusCode::HTTP_VERSION_NOT_SUPPORTED => {
+            "this server speaks HTTP/1.1 only: ask again without HTTP/2"
         }
         _ => "the request is not one this server can read: a malformed request line or header",
     };

@@ -298,10 +298,14 @@ pub async fn completions(
             )
         })?
         .map_err(|e| {
-            ApiError(
-                e.status(),
-                format!("unreadable body (at most {MAX_BODY} bytes): {e}"),
-            )
+            // Said in the page's words: axum's own text names its internals ("Failed to
+            // buffer the request body").
+            let message = if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                format!("the body is too large: at most {MAX_BODY} bytes")
+            } else {
+                format!("the body could not be read (at most {MAX_BODY} bytes)")
+            };
+            ApiError(e.status(), message)
         })?;
     let (partial, wanted) = read_placement(&body)?;
     let free_rows = partial.rows().iter().filter(|r| r.is_none()).count();

@@ -83,9 +83,15 @@ impl Server {
 
     /// Sends SIGINT (what Ctrl-C sends) and waits, within a bound: the exit status and stderr.
     pub fn interrupt(self) -> (ExitStatus, String) {
+        self.signal("INT")
+    }
+
+    /// Sends the server signal `name` (`INT`, `TERM`, `HUP`) and waits for it to stop, as
+    /// [`Server::interrupt`].
+    pub fn signal(self, name: &str) -> (ExitStatus, String) {
         let mut child = self.child.lock().unwrap().take().unwrap();
         let status = Command::new("kill")
-            .args(["-INT", &child.id().to_string()])
+            .args([&format!("-{name}"), &child.id().to_string()])
             .status()
             .unwrap();
         assert!(status.success());
