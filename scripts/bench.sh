@@ -57,8 +57,8 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || bad "unexpected argument '$1'"
 
-# shellcheck source=scripts/checks.sh
-source "$(dirname "$0")/checks.sh"
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
 check_sizes "$sizes"
 check_threads "$threads"
 [ -n "${engines// /}" ] || bad "-e needs at least one engine"
@@ -74,35 +74,10 @@ check_output -s "$svg"
 threads=$(tr ' ' '\n' <<<"$threads" | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-(cd "$root" && cargo build --release --quiet --bin nqueens --example textbook --example chart)
-# Where cargo put them: CARGO_TARGET_DIR, a config's build.target-dir, or target/.
-target=$(cd "$root" && cargo metadata --format-version 1 --no-deps |
-  sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-release=${target:-${CARGO_TARGET_DIR:-$root/target}}/release
+build_release --bin nqueens --example textbook --example chart
 bin=$release/nqueens
 textbook=$release/examples/textbook
 chart=$release/examples/chart
-
-# median seconds of $runs runs of the command given as arguments
-measure() {
-  if command -v hyperfine >/dev/null; then
-    local out
-    out=$(mktemp)
-    hyperfine -N --style none --warmup 1 --runs "$runs" --export-csv "$out" -- "$*" >/dev/null 2>&1
-    awk -F, 'NR == 2 { print $4 }' "$out"
-    rm -f "$out"
-  else
-    local times=()
-    for _ in $(seq "$runs"); do
-      local start end
-      start=$(date +%s.%N)
-      "$@" >/dev/null
-      end=$(date +%s.%N)
-      times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')")
-    done
-    printf '%s\n' "${times[@]}" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'
-  fi
-}
 
 echo "n,engine,threads,seconds,textbook_seconds,speedup" >"$csv"
 echo "| n | engine | threads | nqueens (s) | textbook (s) | speed-up |"

@@ -61,19 +61,13 @@ if [ "$from" -lt 1 ] || [ "$to" -gt 32 ] || [ "$from" -gt "$to" ]; then
   bad "invalid sizes '$sizes': expected 1 <= A <= B <= 32"
 fi
 [[ $threads =~ ^[1-9][0-9]*$ ]] || bad "invalid thread count '$threads': expected a whole number from 1"
-# shellcheck source=scripts/checks.sh
-source "$(dirname "$0")/checks.sh"
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
 check_output -o "$csv"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-(cd "$root" && cargo build --release --quiet --bin nqueens)
-# Where cargo put it: CARGO_TARGET_DIR, a config's build.target-dir, or target/.
-target=$(cd "$root" && cargo metadata --format-version 1 --no-deps |
-  sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-bin=${target:-${CARGO_TARGET_DIR:-$root/target}}/release/nqueens
-
-# field NAME of a JSON object on one line (numbers, strings, true/false/null)
-field() { sed -E "s/.*\"$1\":\"?([^,\"}]*)\"?.*/\1/" <<<"$2"; }
+build_release --bin nqueens
+bin=$release/nqueens
 
 engines="join search"
 [ "$join_only" = 1 ] && engines=join

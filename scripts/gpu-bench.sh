@@ -60,8 +60,8 @@ done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || bad "unexpected argument '$1'"
 
-# shellcheck source=scripts/checks.sh
-source "$(dirname "$0")/checks.sh"
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
 check_sizes "$sizes"
 [[ -z ${estimates// /} ]] || check_sizes "$estimates"
 check_runs "$runs"
@@ -74,11 +74,7 @@ done
 root=$(cd "$(dirname "$0")/.." && pwd)
 release=
 if [[ -z ${NQUEENS:-} || -z ${TEXTBOOK:-} ]]; then
-  (cd "$root" && cargo build --release --quiet --features gpu --bin nqueens --example textbook)
-  # Where cargo put them: CARGO_TARGET_DIR, a config's build.target-dir, or target/.
-  target=$(cd "$root" && cargo metadata --format-version 1 --no-deps |
-    sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
-  release=${target:-${CARGO_TARGET_DIR:-$root/target}}/release
+  build_release --features gpu --bin nqueens --example textbook
 fi
 bin=${NQUEENS:-$release/nqueens}
 textbook=${TEXTBOOK:-$release/examples/textbook}

@@ -103,7 +103,14 @@ fn slurm_array_sh_without_a_board_size_is_refused() {
 
 #[test]
 fn scripts_help_prints_the_usage_and_exits_0() {
-    for name in ["compare.sh", "bench.sh", "slurm-array.sh", "gpu-bench.sh"] {
+    for name in [
+        "compare.sh",
+        "bench.sh",
+        "slurm-array.sh",
+        "gpu-bench.sh",
+        "frontier.sh",
+        "compare-builds.sh",
+    ] {
         let output = script(name, &["-h"]);
         let stdout = text(&output.stdout);
         assert!(output.status.success(), "{name}: {output:?}");
@@ -128,6 +135,54 @@ fn gpu_bench_sh_checks_its_arguments_before_building() {
     refused("gpu-bench.sh", &["-Z"], "unknown option -Z");
     refused("gpu-bench.sh", &["-a"], "-a needs a value");
     refused("gpu-bench.sh", &["stray"], "unexpected argument 'stray'");
+}
+
+/// The benchmark tables' script checks its sizes, threads, files and yardstick before it
+/// builds anything (a build and its timings take minutes to an hour).
+#[test]
+fn frontier_sh_checks_its_arguments_before_building() {
+    refused("frontier.sh", &["-c", "16 40"], "invalid board size '40'");
+    refused("frontier.sh", &["-e", "x"], "invalid board size 'x'");
+    refused(
+        "frontier.sh",
+        &["-e", "3"],
+        "the estimates here are of 4 and up",
+    );
+    refused("frontier.sh", &["-c", "", "-e", ""], "nothing to do");
+    refused("frontier.sh", &["-j", "1 2"], "one whole number");
+    refused(
+        "frontier.sh",
+        &["-y", "/no/such/textbook.c"],
+        "no such file",
+    );
+    refused("frontier.sh", &["-a", "/no/such.csv"], "no such file");
+    refused(
+        "frontier.sh",
+        &["-a", "Cargo.toml"],
+        "not a CSV of this script",
+    );
+    refused("frontier.sh", &["-o", "/no/such/dir/x"], "no directory");
+    refused("frontier.sh", &["-Z"], "unknown option -Z");
+    refused("frontier.sh", &["stray"], "unexpected argument 'stray'");
+}
+
+/// The two-build comparison refuses a revision git does not know and a command that is not
+/// one of the binary's, before it builds either build.
+#[test]
+fn compare_builds_sh_checks_its_arguments_before_building() {
+    refused(
+        "compare-builds.sh",
+        &["-r", "no-such-rev"],
+        "unknown revision",
+    );
+    refused("compare-builds.sh", &["-R", "0"], "invalid run count '0'");
+    refused(
+        "compare-builds.sh",
+        &["serve"],
+        "expected a count, solve, find or verify",
+    );
+    refused("compare-builds.sh", &[""], "an empty command");
+    refused("compare-builds.sh", &["-Z"], "unknown option -Z");
 }
 
 /// Regression: a failed count left an empty `shards/nN-I.part` behind for ever. With an

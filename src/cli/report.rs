@@ -221,6 +221,8 @@ struct EstimateRow {
     /// The predicted work of every task, in seconds of one core of this machine (with a GPU:
     /// seconds of the GPU and its host thread, each part timed alone).
     core_seconds: f64,
+    /// The published count of this size (null beyond n = 27), for a cost per solution.
+    known: Option<u128>,
     /// Half the 95 % interval, relative to `core_seconds`.
     error: f64,
     threads: usize,
@@ -275,6 +277,7 @@ pub fn estimate(
         engine: job.engine.name(),
         symmetry: job.engine.symmetry().map(|s| s.name()),
         core_seconds: estimate.core_seconds,
+        known: known::total(job.n),
         // A board without tasks costs nothing, exactly (the sample's error bar is infinite).
         error: if estimate.parts == 0 {
             0.0
