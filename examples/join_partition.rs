@@ -50,13 +50,18 @@
 //!
 //! `join_partition parts N UNITS`: the same units joined the engine's way (its partition
 //! bits), each partition timed against its weight: time / weight per partition.
+//!
+//! `join_partition ways N PARTS SEED SEARCH`: parts drawn as `sample` draws them, each
+//! counted the engine's way and the second way (`--double-check`, `audit`), alternately,
+//! and (`SEARCH` = 1, whole units only) by the search kept to the rows' columns; the
+//! values checked equal, and each way's thread time: what a check costs against the count.
 
 use nqueens::join::Plan;
 use std::time::Instant;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | draws N PARTS SEED DRAWS WHOLE | estimate N SECONDS THREADS | largest N TASKS | sizes N [1] | queries N"
+        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | draws N PARTS SEED DRAWS WHOLE | estimate N SECONDS THREADS | largest N TASKS | sizes N [1] | queries N | ways N PARTS SEED SEARCH"
     );
     std::process::exit(2);
 }
@@ -79,6 +84,9 @@ fn main() {
             draws(*n as u32, *parts, *seed as u64, *d, *whole == 1)
         }
         (Some("queries"), [n]) => queries(*n as u32),
+        (Some("ways"), [n, parts, seed, search]) => {
+            ways(*n as u32, *parts, *seed as u64, *search == 1)
+        }
         _ => usage(),
     }
 }
@@ -318,6 +326,51 @@ fn sample(n: u32, parts: usize, seed: u64) {
         let weight = plan.part_weight(i, part);
         println!("{n}\t{i}\t{part}\t{bits}\t{ones}\t{w}\t{e}\t{hw}\t{he}\t{weight}\t{secs:.4}");
     }
+}
+
+/// `ways N PARTS SEED SEARCH`: drawn parts counted the engine's way, the second way, and
+/// (`search`) the search kept to their rows' columns, their thread times and the totals'
+/// ratios.
+fn ways(n: u32, parts: usize, seed: u64, search: bool) {
+    let plan = Plan::new(n, 14);
+    let timed = |f: &dyn Fn() -> u128| {
+        let start = thread_seconds();
+        let value = std::hint::black_box(f());
+        (value, thread_seconds() - start)
+    };
+    println!("n\ttask\tpart\tfirst_s\tsecond_s\tsearch_s");
+    let (mut first_sum, mut second_sum, mut search_sum) = (0.0, 0.0, 0.0);
+    for (k, (i, part)) in drawn_parts(&plan, parts, seed).into_iter().enumerate() {
+        // Alternated: the first way first in even rows, the second in odd ones.
+        let first = || plan.run_part(i, part);
+        let second = || plan.run_part_second_way(i, part);
+        let ((a, ta), (b, tb)) = if k % 2 == 0 {
+            let a = timed(&first);
+            (a, timed(&second))
+        } else {
+            let b = timed(&second);
+            (timed(&first), b)
+        };
+        assert_eq!(a, b, "task {i} part {part}");
+        let ts = if search && plan.partition_bits(i) == 0 {
+            let start = thread_seconds();
+            let value = plan.run_part_restricted(i, part);
+            assert_eq!(value, a, "task {i} part {part}: the search");
+            thread_seconds() - start
+        } else {
+            0.0
+        };
+        first_sum += ta;
+        second_sum += tb;
+        search_sum += ts;
+        println!("{n}\t{i}\t{part}\t{ta:.4}\t{tb:.4}\t{ts:.4}");
+    }
+    println!(
+        "# n = {n}: {parts} parts, the first way {first_sum:.2} s, the second {second_sum:.2} s \
+         ({:.3} times), the search {search_sum:.2} s ({:.1} times)",
+        second_sum / first_sum,
+        search_sum / first_sum
+    );
 }
 
 /// `draws N PARTS SEED DRAWS WHOLE`: parts drawn as `sample` draws them (`PARTS` = 0: the

@@ -5,7 +5,8 @@
 # every count checked against the known values. Writes a Markdown table headed by what a
 # reader needs to compare it (date, version and commit, processor and cores, the yardstick's
 # times, the command), a CSV, and an SVG chart of core-ns per solution against n with a line
-# for this run and for each CSV given with -a (other builds or machines).
+# for this run and for each CSV given with -a (other builds or machines); and pastes the table
+# into the pages of the project that show it.
 set -euo pipefail
 
 usage() {
@@ -13,7 +14,8 @@ usage() {
 usage: scripts/frontier.sh [-c SIZES] [-e SIZES] [-j T] [-l LABEL] [-y YARDSTICK] [-a CSV]... [-o PREFIX] [-h]
 
 Counts and estimates the sizes asked, beside the textbook yardstick, and writes PREFIX.md (a
-Markdown table with its header), PREFIX.csv and PREFIX.svg (core-ns per solution against n).
+Markdown table with its header), PREFIX.csv and PREFIX.svg (core-ns per solution against n);
+pastes the table into README.md and docs/*.md where they mark it (<!-- frontier: PREFIX.md -->).
 
   -c SIZES      full counts, checked against the known values (default "16 17 18 19 20";
                 "" for none)
@@ -28,7 +30,7 @@ Markdown table with its header), PREFIX.csv and PREFIX.svg (core-ns per solution
 
   scripts/frontier.sh
   scripts/frontier.sh -c "16 17" -e "22 24" -o /tmp/quick
-  scripts/frontier.sh -y ../textbook.c -a docs/frontier-2core.csv -l "16 cores"
+  scripts/frontier.sh -y ../textbook.c -a docs/frontier/vm-2-cores.csv -l "16 cores"
 EOF
 }
 
@@ -39,7 +41,7 @@ bad() {
   exit 2
 }
 
-invocation="scripts/frontier.sh${*:+ $*}"
+invocation="scripts/frontier.sh$(printf ' %q' "$@")"
 counts="16 17 18 19 20"
 estimates="22 23 24 25 26 27 28"
 threads=$(nproc)
@@ -185,6 +187,17 @@ md=$prefix.md
 } >"$md"
 
 "$chart" "$prefix.svg" "$csv" "${others[@]}"
+# The pages that show this table (`<!-- frontier: PREFIX.md -->` ... `<!-- end frontier -->`,
+# PREFIX.md named from the project's root) get it pasted in, whole.
+shown=$(realpath -m --relative-to="$root" "$md")
+for page in "$root"/README.md "$root"/docs/*.md; do
+  [ -f "$page" ] && grep -qF "<!-- frontier: $shown -->" "$page" || continue
+  awk -v marker="<!-- frontier: $shown -->" -v table="$md" '
+    $0 == marker { print; while ((getline line < table) > 0) print line; skipping = 1; next }
+    skipping && $0 == "<!-- end frontier -->" { skipping = 0 }
+    !skipping { print }' "$page" >"$page.tmp" && mv "$page.tmp" "$page"
+  echo "pasted the table into ${page#"$root"/}" >&2
+done
 cat "$md"
 echo
 echo "wrote $md, $csv and $prefix.svg" >&2

@@ -44,6 +44,8 @@ fn main() -> std::process::ExitCode {
         Config::Completions(shell) => cli::completions::completions(*shell),
         Config::Man => cli::completions::man(),
         Config::Serve(config) => serve::run(config),
+        Config::Audit(config) => cli::audit::run(config),
+        Config::Selftest(config) => cli::selftest::run(config),
     };
     match outcome {
         Ok(code) => code.into(),

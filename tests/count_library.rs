@@ -495,8 +495,9 @@ fn task_and_shard_numbers_out_of_range_are_errors_not_panics() {
 
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("run.journal");
-    let open =
-        |shard, ids: &[usize]| nqueens::checkpoint::Checkpoint::open(&path, &job, shard, ids);
+    let open = |shard, ids: &[usize]| {
+        nqueens::checkpoint::Checkpoint::open(&path, &job, shard, ids, "test")
+    };
     for shard in [(9, 2), (0, 0), (0, tasks + 1)] {
         match open(Some(shard), &[0]) {
             Err(Error::Shard(message)) => assert!(message.contains("shard"), "{message}"),
@@ -590,11 +591,11 @@ fn a_record_of_a_task_the_run_lacks_is_refused_and_the_journal_kept() {
     let counter = nqueens::Counter::new();
     let job = counter.prepare(10).unwrap();
     let all: Vec<usize> = (0..job.plan.len()).collect();
-    let checkpoint = Checkpoint::open(&path, &job, None, &all).unwrap();
+    let checkpoint = Checkpoint::open(&path, &job, None, &all, "test").unwrap();
     checkpoint.record(0, 4);
     checkpoint.record(job.plan.len(), 1);
     assert!(matches!(checkpoint.close(), Err(nqueens::Error::Task(_))));
     drop(checkpoint);
-    let reopened = Checkpoint::open(&path, &job, None, &all).unwrap();
+    let reopened = Checkpoint::open(&path, &job, None, &all, "test").unwrap();
     assert_eq!(reopened.done().len(), 1);
 }

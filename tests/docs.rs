@@ -1,11 +1,11 @@
 //! The documents name only files and folders that exist: every path of the project's own
-//! tree that README.md, ARCHITECTURE.md, Cargo.toml or a comment in the sources, benchmarks,
-//! examples and scripts names (`src/search/full.rs`, `src/join/`, `scripts/bench.sh`), and
+//! tree that README.md, the pages of docs/, ARCHITECTURE.md, Cargo.toml or a comment in the
+//! sources, benchmarks, examples and scripts names (`src/search/full.rs`, `src/join/`, `scripts/bench.sh`), and
 //! every file ARCHITECTURE.md's tables name by its place in a folder (`kernel.rs`,
 //! `parse/input.rs`). A file that moves takes its mentions with it.
 //!
 //! It reads the documents as text. A path starts a word with one of the tree's top folders
-//! (`src/`, `tests/`, `benches/`, `scripts/`, `examples/`) and ends at the first character no
+//! (`src/`, `tests/`, `benches/`, `scripts/`, `examples/`, `docs/`) and ends at the first character no
 //! path of this project has; one that ends in `/` is a folder, one whose last part has a dot
 //! a file, anything else (`src/` alone, a glob) is not read. `tests/` is not scanned itself:
 //! its tests write paths that are meant not to exist.
@@ -13,7 +13,14 @@
 use std::path::{Path, PathBuf};
 
 /// The project's top folders, the start of every path the documents name.
-const TOPS: [&str; 5] = ["src/", "tests/", "benches/", "scripts/", "examples/"];
+const TOPS: [&str; 6] = [
+    "src/",
+    "tests/",
+    "benches/",
+    "scripts/",
+    "examples/",
+    "docs/",
+];
 
 /// The project's root.
 fn root() -> &'static Path {
@@ -47,7 +54,7 @@ fn in_path(c: char) -> bool {
 /// folder (it ends in `/`) or a file (its last part has a dot).
 fn named_paths(text: &str) -> Vec<&str> {
     let mut paths = Vec::new();
-    for (start, _) in text.match_indices(['s', 't', 'b', 'e']) {
+    for (start, _) in text.match_indices(['s', 't', 'b', 'e', 'd']) {
         let rest = &text[start..];
         let Some(top) = TOPS.into_iter().find(|top| rest.starts_with(top)) else {
             continue;
@@ -92,6 +99,11 @@ fn documents() -> Vec<(String, String)> {
     let mut out = Vec::new();
     for doc in ["README.md", "ARCHITECTURE.md", "Cargo.toml"] {
         out.push((doc.to_string(), doc.to_string()));
+    }
+    for page in files_under("docs") {
+        if page.extension().is_some_and(|e| e == "md") {
+            out.push((page.display().to_string(), page.display().to_string()));
+        }
     }
     for top in ["src", "benches", "examples", "scripts"] {
         for file in files_under(top) {

@@ -1,14 +1,15 @@
 //! How close `--estimate`'s prediction comes to the count it predicts, at the sizes whose
 //! counts take a second or less: the interval an estimate gives must hold the time its
 //! count's tasks take. Alone in its file, so that no other test shares the cores while it
-//! times; each part and each task timed by the thread's processor time, as `count
-//! --estimate` times them.
+//! times; each part timed by its thread's processor time, as `count --estimate` times them,
+//! and each count by the process's, its tasks on a worker thread as a count runs them.
 
 use nqueens::{Counter, Job};
 use std::time::Duration;
 
-/// The calling thread's processor time (Linux), else the time since the first call.
-fn thread_time() -> Duration {
+/// The processor time of the calling thread (`CLOCK_THREAD_CPUTIME_ID`) or of the whole
+/// process (`CLOCK_PROCESS_CPUTIME_ID`) (Linux), else the time since the first call.
+fn cpu_time(clock: i32) -> Duration {
     #[cfg(target_os = "linux")]
     {
         let mut now = libc::timespec {
@@ -16,15 +17,30 @@ fn thread_time() -> Duration {
             tv_nsec: 0,
         };
         // SAFETY: `now` is a valid timespec for the call to fill.
-        let ok = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } == 0;
-        assert!(ok, "no thread clock");
+        let ok = unsafe { libc::clock_gettime(clock, &mut now) } == 0;
+        assert!(ok, "no such clock");
         Duration::new(now.tv_sec as u64, now.tv_nsec as u32)
     }
     #[cfg(not(target_os = "linux"))]
     {
+        let _ = clock;
         static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
         START.get_or_init(std::time::Instant::now).elapsed()
     }
+}
+
+#[cfg(target_os = "linux")]
+const THREAD: i32 = libc::CLOCK_THREAD_CPUTIME_ID;
+#[cfg(target_os = "linux")]
+const PROCESS: i32 = libc::CLOCK_PROCESS_CPUTIME_ID;
+#[cfg(not(target_os = "linux"))]
+const THREAD: i32 = 0;
+#[cfg(not(target_os = "linux"))]
+const PROCESS: i32 = 0;
+
+/// The calling thread's processor time: what the estimate times each part by.
+fn thread_time() -> Duration {
+    cpu_time(THREAD)
 }
 
 fn job(n: u32) -> Job {
@@ -33,21 +49,16 @@ fn job(n: u32) -> Job {
     job
 }
 
-/// The seconds every task of `job` takes on this thread, run as a count runs them (the
-/// heaviest first), the second time over: the first pays the thread's start, which an
-/// estimate gives apart.
+/// The processor seconds a count of every task of `job` takes, as a count runs them: on a
+/// worker thread of its own (a fresh one, whose memory the process pages in as the count
+/// does), the heaviest first; timed by the process's processor time, which the calling
+/// thread, waiting, adds nothing to.
 fn tasks_time(job: &Job) -> f64 {
-    let mut order: Vec<usize> = (0..job.plan.len()).collect();
-    order.sort_by_key(|&task| std::cmp::Reverse(job.weights()[task]));
-    let mut seconds = 0.0;
-    for _ in 0..2 {
-        let start = thread_time();
-        for &task in &order {
-            std::hint::black_box(job.plan.run(task).unwrap());
-        }
-        seconds = (thread_time() - start).as_secs_f64();
-    }
-    seconds
+    let ids: Vec<usize> = (0..job.plan.len()).collect();
+    let counter = Counter::new().threads(1);
+    let start = cpu_time(PROCESS);
+    std::hint::black_box(counter.run(job, &ids, &|_, _| {}).unwrap());
+    (cpu_time(PROCESS) - start).as_secs_f64()
 }
 
 /// Whether three estimates of n, each between two timings of the count's tasks, each hold
@@ -61,9 +72,11 @@ fn misses(n: u32) -> Vec<String> {
             .estimate_with_clock(Duration::from_secs(60), &thread_time)
             .unwrap();
         let after = tasks_time(&truth_job);
+        // What a count on one thread pays beside its tasks' work: its thread's start.
+        let start = estimate.thread_start_seconds;
         let (low, high) = (
-            estimate.core_seconds * (1.0 - estimate.error),
-            estimate.core_seconds * (1.0 + estimate.error),
+            estimate.core_seconds * (1.0 - estimate.error) + start,
+            estimate.core_seconds * (1.0 + estimate.error) + start,
         );
         let line = format!(
             "n = {n} round {round}: {:.5} s ± {:.1} % (rate spread {:.1}, longest part \

@@ -63,6 +63,63 @@ pub enum Command {
     /// Serve a local web page to browse the solutions, play the puzzle with the engine as
     /// oracle, and watch the search (prints the page's address first; Ctrl-C stops it).
     Serve(ServeArgs),
+    /// Recount a random sample of the tasks a checkpoint journal or a subtotals file records,
+    /// a second way, and name every task whose value differs and the node that counted it.
+    /// Exit 0: every value agrees; 1: some differ.
+    #[command(after_help = "Examples:
+  nqueens audit q27.journal --share 0.01         1 % of the tasks, the seed printed
+  nqueens audit shards/*.tsv --tasks 500 --seed 7
+  nqueens audit n20.journal --share 1            every task")]
+    Audit(AuditArgs),
+    /// Check this machine and build: every engine against the known counts and against each
+    /// other, task by task (a minute or less); with --for, over and over on every core, a
+    /// line a round, until the time is up or a count is wrong (exit 1).
+    #[command(after_help = "Examples:
+  nqueens selftest                 a minute or less
+  nqueens selftest --for 30m       a stress test of every core, a line a round")]
+    Selftest(SelftestArgs),
+}
+
+/// `nqueens audit`.
+#[derive(Debug, Args)]
+pub struct AuditArgs {
+    /// The journals and subtotals files of one run (its shards' together).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<std::path::PathBuf>,
+
+    /// The share of the recorded tasks to recount, from 0 to 1 [default: 0.01].
+    #[arg(long, value_name = "S", value_parser = values::share, conflicts_with = "tasks")]
+    pub share: Option<f64>,
+
+    /// How many of the recorded tasks to recount.
+    #[arg(long, value_name = "K", value_parser = values::task_count)]
+    pub tasks: Option<u64>,
+
+    /// The seed of the sample (the same sample for the same seed) [default: from the clock,
+    /// printed].
+    #[arg(long, value_name = "SEED")]
+    pub seed: Option<u64>,
+
+    /// Worker threads, 1 to 1024 [default: one per core].
+    #[arg(short = 'j', long, value_name = "T", allow_negative_numbers = true, value_parser = values::threads)]
+    pub threads: Option<usize>,
+
+    /// Print one JSON object instead of lines.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `nqueens selftest`.
+#[derive(Debug, Args)]
+pub struct SelftestArgs {
+    /// Run as a stress test for this long (`90s`, `30m`, `12h`): rounds of counts with known
+    /// answers on every core, one timestamped line a round, stopping at the first error.
+    #[arg(long = "for", value_name = "DURATION", value_parser = values::duration)]
+    pub duration: Option<std::time::Duration>,
+
+    /// Worker threads, 1 to 1024 [default: one per core].
+    #[arg(short = 'j', long, value_name = "T", allow_negative_numbers = true, value_parser = values::threads)]
+    pub threads: Option<usize>,
 }
 
 /// `nqueens serve`.
@@ -221,6 +278,12 @@ pub struct CountArgs {
     /// Print one JSON object per board size (JSON Lines).
     #[arg(long)]
     pub json: bool,
+
+    /// Count every task a second way too and compare: the join engine's through other
+    /// buckets, groups and pieces, task by task; the search's with its other symmetry, in
+    /// total. Exit 1 on any difference, naming the tasks. Twice the time.
+    #[arg(long)]
+    pub double_check: bool,
 
     /// Do not count: predict what the count would cost on this machine, from a timed sample
     /// of its work (whole tasks, or parts of the join engine's tasks), and print the

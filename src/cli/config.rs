@@ -4,8 +4,8 @@
 //! one-line message (exit code 2).
 
 use super::args::{
-    Cli, Command, CountArgs, EngineArg, FindArgs, FormatArg, MergeArgs, ProgressArg, SolveArgs,
-    SymmetryArg, VerifyArgs,
+    AuditArgs, Cli, Command, CountArgs, EngineArg, FindArgs, FormatArg, MergeArgs, ProgressArg,
+    SelftestArgs, SolveArgs, SymmetryArg, VerifyArgs,
 };
 use super::values::MemorySize;
 use nqueens::format::Format;
@@ -15,7 +15,7 @@ use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 
 /// A validated command.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Config {
     /// `count`.
     Count(CountConfig),
@@ -35,6 +35,43 @@ pub enum Config {
     Man,
     /// `serve`.
     Serve(ServeConfig),
+    /// `audit`.
+    Audit(AuditConfig),
+    /// `selftest`.
+    Selftest(SelftestConfig),
+}
+
+/// How much of a run an audit recounts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AuditSample {
+    /// A share of the recorded tasks (rounded up: at least one).
+    Share(f64),
+    /// So many tasks (all of them, if fewer are recorded).
+    Tasks(u64),
+}
+
+/// A validated `audit` command.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AuditConfig {
+    /// The journals and subtotals files.
+    pub files: Vec<PathBuf>,
+    /// How many tasks to recount.
+    pub sample: AuditSample,
+    /// The sample's seed, if given.
+    pub seed: Option<u64>,
+    /// Worker threads; `None` for one per core.
+    pub threads: Option<usize>,
+    /// JSON output.
+    pub json: bool,
+}
+
+/// A validated `selftest` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SelftestConfig {
+    /// A stress test's length; `None` for the quick check.
+    pub duration: Option<std::time::Duration>,
+    /// Worker threads; `None` for one per core.
+    pub threads: Option<usize>,
 }
 
 /// A validated `serve` command.
@@ -83,6 +120,36 @@ impl Config {
                 addr: args.addr,
                 open: args.open,
             }),
+            Command::Audit(args) => Config::Audit(AuditConfig::from_args(args)?),
+            Command::Selftest(SelftestArgs { duration, threads }) => {
+                Config::Selftest(SelftestConfig {
+                    duration: *duration,
+                    threads: *threads,
+                })
+            }
+        })
+    }
+}
+
+impl AuditConfig {
+    fn from_args(args: &AuditArgs) -> Result<AuditConfig, String> {
+        for file in &args.files {
+            if !file.exists() {
+                return Err(format!("{}: no such file", file.display()));
+            }
+            must_be_regular(file, "a journal or subtotals file")?;
+        }
+        let sample = match (args.share, args.tasks) {
+            (_, Some(tasks)) => AuditSample::Tasks(tasks),
+            (Some(share), None) => AuditSample::Share(share),
+            (None, None) => AuditSample::Share(0.01),
+        };
+        Ok(AuditConfig {
+            files: args.files.clone(),
+            sample,
+            seed: args.seed,
+            threads: args.threads,
+            json: args.json,
         })
     }
 }
@@ -252,6 +319,8 @@ pub struct CountConfig {
     pub gpu_adapter: Option<String>,
     /// Predict the count's cost from a sample instead of counting.
     pub estimate: bool,
+    /// Count every task a second way too, and compare.
+    pub double_check: bool,
 }
 
 impl CountConfig {
@@ -295,6 +364,7 @@ impl CountConfig {
             mpi: args.mpi,
             gpu_adapter: args.gpu_adapter.clone(),
             estimate: args.estimate,
+            double_check: args.double_check,
         })
     }
 }
@@ -336,10 +406,20 @@ fn refuse_clashing_count_flags(args: &CountArgs) -> Result<(), String> {
         ("--subtotals", args.subtotals.is_some()),
         ("--mpi", args.mpi),
         ("--unique", args.unique),
+        ("--double-check", args.double_check),
     ] {
         if given && args.estimate {
             return Err(format!(
                 "--estimate predicts a count without making it: it does not go with {flag}"
+            ));
+        }
+    }
+    for (flag, given) in [("--shard", args.shard.is_some()), ("--mpi", args.mpi)] {
+        if given && args.double_check {
+            // A shard or a distributed run is checked afterwards, a task at a time.
+            return Err(format!(
+                "--double-check does not go with {flag}: check its tasks afterwards with \
+                 `nqueens audit` of its journal or subtotals file"
             ));
         }
     }

@@ -10,8 +10,9 @@ use super::report::{Reporter, Row};
 use super::stderr::say;
 use anyhow::{Result, bail};
 use nqueens::checkpoint::{self, Checkpoint};
+use nqueens::recount::DoubleCheck;
 use nqueens::shard::ShardResult;
-use nqueens::{Counter, Engine, Estimate, Job, Plan, Progress};
+use nqueens::{Count, Counter, Engine, Estimate, Job, Plan, Progress};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::Instant;
@@ -59,8 +60,11 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
             super::report::estimate(&mut out, config.style, &job, &estimate, setup)?;
             continue;
         }
-        let ran = run_job(config, &counter, &mut job)?;
+        let mut ran = run_job(config, &counter, &mut job)?;
         bar.finish();
+        if config.double_check {
+            ran.check = Some(counter.double_check(&job, &ran.values)?);
+        }
         if let Some(error) = job.gpu_fallback.get() {
             say!("warning: {error}; the CPU counted instead");
         }
@@ -135,7 +139,10 @@ fn write_count(
     started: Instant,
 ) -> Result<bool> {
     let count = counter.finish(job, ran.values.values().sum());
-    let row = Row::of_count(&count, started.elapsed(), ran.ranks);
+    let mut row = Row::of_count(&count, started.elapsed(), ran.ranks);
+    if let Some(check) = &ran.check {
+        row = row.with_double_check(check);
+    }
     reporter.row(out, &row)?;
     if let (Some(ranks), None) = (row.ranks(), config.shard)
         && config.style == super::config::OutputStyle::Plain
@@ -153,7 +160,52 @@ fn write_count(
         None => true,
     };
     out.flush()?;
-    Ok(agrees)
+    Ok(agrees & said_double_check(config, &count, ran.check.as_ref()))
+}
+
+/// Says how a double check went, if one was made: whether the second way agrees, or which
+/// tasks differ (an error); false if it disagrees.
+fn said_double_check(config: &CountConfig, count: &Count, check: Option<&DoubleCheck>) -> bool {
+    let Some(check) = check else {
+        return true;
+    };
+    if check.agrees(count.solutions) {
+        if !config.quiet && config.style != super::config::OutputStyle::Json {
+            say!(
+                "double-checked: n = {}, {} counted the same {} solutions",
+                count.n,
+                check.way.describe(),
+                count.solutions
+            );
+        }
+        return true;
+    }
+    let tasks = match check.differing.len() {
+        0 => String::new(),
+        k => {
+            let shown: Vec<String> = check
+                .differing
+                .iter()
+                .take(10)
+                .map(|t| t.to_string())
+                .collect();
+            let more = if k > 10 {
+                format!(" and {} more", k - 10)
+            } else {
+                String::new()
+            };
+            format!("; tasks {}{more} differ", shown.join(", "))
+        }
+    };
+    say!(
+        "error: the double check of n = {} disagrees: {} solutions the first way, {} the \
+         second ({}){tasks}",
+        count.n,
+        count.solutions,
+        check.solutions,
+        check.way.describe()
+    );
+    false
 }
 
 /// Says each file a run could not keep; the exit code for them ([`ExitCode::NotKept`]), or
@@ -308,6 +360,8 @@ struct Ran {
     /// The files the run was to keep and could not write (the journal on a full disk, say):
     /// said after the result, which is printed all the same.
     not_kept: Vec<anyhow::Error>,
+    /// What `--double-check` counted the second way.
+    check: Option<DoubleCheck>,
 }
 
 /// Runs the tasks of `job` that this command covers (all, or one shard's), resuming from and
@@ -331,7 +385,13 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran
         None => None,
     };
     let checkpoint = match &config.checkpoint {
-        Some(path) => Some(Checkpoint::open(path, job, config.shard, &ids)?),
+        Some(path) => Some(Checkpoint::open(
+            path,
+            job,
+            config.shard,
+            &ids,
+            &host_name(),
+        )?),
         None => None,
     };
     if let Some(checkpoint) = &checkpoint {
@@ -340,14 +400,7 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran
     // A record that cannot be written is kept by the checkpoint and said by `close`.
     let (values, ranks) = match &cluster {
         Some(cluster) => {
-            let none = BTreeMap::new();
-            let done = checkpoint.as_ref().map_or(&none, Checkpoint::done);
-            let record = |id, value| {
-                if let Some(checkpoint) = &checkpoint {
-                    checkpoint.record(id, value);
-                }
-            };
-            let distributed = cluster.count(counter, job, &ids, done, &record)?;
+            let distributed = cluster.count_recorded(counter, job, &ids, checkpoint.as_ref())?;
             (distributed.values, Some(distributed.ranks))
         }
         None => match &checkpoint {
@@ -366,7 +419,12 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran
     }
     interrupt::forget_journal();
     if let Some((path, mut output)) = subtotals.take() {
-        let text = checkpoint::subtotals(job, config.shard, &values);
+        let node = if cluster.is_some() {
+            "mpi".to_string()
+        } else {
+            host_name()
+        };
+        let text = checkpoint::subtotals(job, config.shard, &values, &node);
         let written = match output.writer().write_all(text.as_bytes()) {
             Ok(()) => output.finish(),
             Err(e) => {
@@ -381,6 +439,7 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran
         values,
         ranks,
         not_kept,
+        check: None,
     })
 }
 
@@ -390,10 +449,24 @@ struct Distributed {
     ranks: usize,
 }
 
+/// The name of this machine, which journals and subtotals files keep beside the tasks it
+/// counts (so that an audit can name a bad node): the kernel's host name, else `HOSTNAME`.
+fn host_name() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .map(|name| name.trim().to_string())
+        .filter(|name| !name.is_empty())
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .unwrap_or_else(|| "this-node".to_string())
+}
+
 /// This process's place in an MPI job.
 struct Cluster {
     #[cfg(feature = "mpi")]
     universe: mpi::environment::Universe,
+    /// Every rank's host name, by rank (rank 0's list; gathered when the ranks join).
+    #[cfg(feature = "mpi")]
+    names: Vec<String>,
     /// Without MPI there is no cluster to be part of: the type has no value.
     #[cfg(not(feature = "mpi"))]
     none: std::convert::Infallible,
@@ -419,13 +492,14 @@ impl Cluster {
                      it was probably built against another MPI library than the launcher's"
             );
         }
+        let names = nqueens::cluster::node_names(&world, &host_name());
         if world.rank() != 0 {
-            nqueens::cluster::count(counter, job, &[], &BTreeMap::new(), &world, &|_, _| {})?;
+            nqueens::cluster::count(counter, job, &[], &BTreeMap::new(), &world, &|_, _, _| {})?;
             // Leave MPI properly before exiting: rank 0 reports.
             drop(universe);
             std::process::exit(0);
         }
-        Ok(Cluster { universe })
+        Ok(Cluster { universe, names })
     }
 
     #[cfg(not(feature = "mpi"))]
@@ -433,18 +507,35 @@ impl Cluster {
         bail!("this build has no MPI support: rebuild with `--features mpi`")
     }
 
-    /// Rank 0's side of the count: deals out `ids` (less those `done`), gathers the values.
+    /// Rank 0's side of the count: deals out `ids` (less those the journal holds), gathers
+    /// the values, and records each in the journal under the node of the rank that counted
+    /// it (`HOST:rankR`, each named once before any of its records).
     #[cfg(feature = "mpi")]
-    fn count(
+    fn count_recorded(
         &self,
         counter: &Counter,
         job: &Job,
         ids: &[usize],
-        done: &BTreeMap<usize, u128>,
-        record: &(dyn Fn(usize, u128) + Sync),
+        checkpoint: Option<&Checkpoint>,
     ) -> Result<Distributed> {
         let world = self.universe.world();
-        let result = nqueens::cluster::count(counter, job, ids, done, &world, record)?
+        let nodes = match checkpoint {
+            Some(checkpoint) => self
+                .names
+                .iter()
+                .enumerate()
+                .map(|(rank, name)| checkpoint.add_node(&format!("{name}:rank{rank}")))
+                .collect::<Result<Vec<u32>, _>>()?,
+            None => Vec::new(),
+        };
+        let record = |id, value, rank: usize| {
+            if let Some(checkpoint) = checkpoint {
+                checkpoint.record_on(id, value, nodes[rank]);
+            }
+        };
+        let none = BTreeMap::new();
+        let done = checkpoint.map_or(&none, Checkpoint::done);
+        let result = nqueens::cluster::count(counter, job, ids, done, &world, &record)?
             .expect("rank 0 gets the result");
         Ok(Distributed {
             values: result.values,
@@ -453,13 +544,12 @@ impl Cluster {
     }
 
     #[cfg(not(feature = "mpi"))]
-    fn count(
+    fn count_recorded(
         &self,
         _: &Counter,
         _: &Job,
         _: &[usize],
-        _: &BTreeMap<usize, u128>,
-        _: &(dyn Fn(usize, u128) + Sync),
+        _: Option<&Checkpoint>,
     ) -> Result<Distributed> {
         match self.none {}
     }

@@ -2,6 +2,7 @@
 //! exit codes. The library below it knows nothing of any of this.
 
 pub mod args;
+pub mod audit;
 pub mod completions;
 pub mod config;
 pub mod count;
@@ -14,6 +15,7 @@ pub mod merge;
 pub mod output;
 pub mod progress;
 pub mod report;
+pub mod selftest;
 pub mod solve;
 pub mod stderr;
 pub mod values;

@@ -42,6 +42,22 @@ pub struct Row {
     /// The API it was reached through (`vulkan`, `metal`, `dx12`).
     #[serde(skip_serializing_if = "Option::is_none")]
     backend: Option<String>,
+    /// What `--double-check` counted the second way.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    double_check: Option<DoubleCheckFigures>,
+}
+
+/// A double check's outcome, as `--json` gives it.
+#[derive(Debug, Serialize)]
+struct DoubleCheckFigures {
+    /// How the second way counted.
+    way: &'static str,
+    /// The solutions it counted.
+    solutions: u128,
+    /// Whether it agrees with the first way, task by task where it counts tasks.
+    agrees: bool,
+    /// The tasks whose two values differ.
+    differing_tasks: Vec<usize>,
 }
 
 /// What a count on this machine took.
@@ -123,7 +139,19 @@ impl Row {
             shards: None,
             adapter: None,
             backend: None,
+            double_check: None,
         }
+    }
+
+    /// Adds what a double check counted the second way.
+    pub fn with_double_check(mut self, check: &nqueens::recount::DoubleCheck) -> Row {
+        self.double_check = Some(DoubleCheckFigures {
+            way: check.way.describe(),
+            solutions: check.solutions,
+            agrees: check.agrees(self.solutions),
+            differing_tasks: check.differing.clone(),
+        });
+        self
     }
 
     /// Whether the count disagrees with the published values (an error, exit 1).

@@ -87,6 +87,11 @@ pub fn limit(text: &str) -> Result<u64, String> {
     whole(text, 0, u64::MAX, "limit")
 }
 
+/// A number of tasks, from 1.
+pub fn task_count(text: &str) -> Result<u64, String> {
+    whole(text, 1, u64::MAX, "task count")
+}
+
 /// Refuses a flag where a value was wanted: `--shard` and `--max-memory` take values that
 /// start with `-` (so that `-1/3` and `-5M` are said to be out of range, not taken for
 /// flags), and `--shard --json` then names the flag it took.
@@ -129,6 +134,44 @@ pub fn memory_size(text: &str) -> Result<MemorySize, String> {
         bytes: bytes(text)?,
         text: text.trim().to_string(),
     })
+}
+
+/// A share of a whole: a number from 0 to 1 (`0.01` for 1 %).
+pub fn share(text: &str) -> Result<f64, String> {
+    not_a_flag(text)?;
+    match text.trim().parse::<f64>() {
+        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        Ok(_) => Err(format!(
+            "share {text} is out of range: expected 0 to 1 (0.01 for 1 %)"
+        )),
+        Err(_) => Err(format!(
+            "invalid share '{text}': expected a number from 0 to 1"
+        )),
+    }
+}
+
+/// A duration: a whole number with a unit, `s`, `m`, `h` or `d` (`90s`, `30m`, `12h`).
+pub fn duration(text: &str) -> Result<std::time::Duration, String> {
+    not_a_flag(text)?;
+    let bad = || format!("invalid duration '{text}': expected a number and s, m, h or d (30m)");
+    let text = text.trim();
+    let (digits, unit) = text.split_at(text.len().saturating_sub(1));
+    let seconds: u64 = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86400,
+        _ => return Err(bad()),
+    };
+    let count: u64 = digits.parse().map_err(|_| bad())?;
+    if count == 0 {
+        return Err(bad());
+    }
+    count
+        .checked_mul(seconds)
+        .filter(|&s| s <= 366 * 86400)
+        .map(std::time::Duration::from_secs)
+        .ok_or_else(|| format!("duration '{text}' is too long: at most 366d"))
 }
 
 /// A memory size: a number of bytes, or one with a suffix K, M, G or T (powers of 1024, with

@@ -18,6 +18,9 @@ pub(super) struct CutPlan {
     /// there, and an east one none of those it holds, so the index leaves them out of its
     /// rests.
     pub(super) dropped: u64,
+    /// The way a unit is counted with these cuts ([`Way`]): the second files each bucket's
+    /// half-boards in reverse and takes one cut more.
+    pub(super) way: Way,
 }
 
 impl CutPlan {
@@ -51,6 +54,7 @@ impl CutPlan {
             usable,
             width: 2 * len,
             dropped: 0,
+            way: Way::First,
         }
     }
 }
@@ -73,6 +77,48 @@ impl CutPlan {
             usable: self.usable - k,
             width: self.width,
             dropped: self.dropped | fixed,
+            way: self.way,
+        }
+    }
+}
+
+/// Which of two ways a unit is counted: the engine's own ([`Way::First`]), or the second,
+/// which counts the same pairs through other buckets and groups, so that every sum inside
+/// it differs (the double check and the audits): its index takes its cuts one place on (the
+/// first of them, after a partition's fixed bits, moved to the end), one cut more (buckets
+/// of half the size), each bucket's half-boards in reverse order (so that a half-board sits
+/// at another place of its group's rows, even in a unit too small for any cut), and pieces
+/// three quarters the size. A fault at one place of a table, or in one group's sum, falls
+/// on other pairs in the two ways, so their totals disagree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Way {
+    /// The engine's cuts and pieces.
+    First,
+    /// The cuts one place on, pieces of three quarters.
+    Second,
+}
+
+impl Way {
+    /// The piece size of this way, from the plan's.
+    pub(super) fn piece(self, piece: usize) -> usize {
+        match self {
+            Way::First => piece,
+            Way::Second => (piece * 3 / 4).max(64),
+        }
+    }
+}
+
+impl CutPlan {
+    /// This plan as `way` takes it: itself, or its cuts one place on, the first moved to the
+    /// end (its bits fixed by a partition stay where they are: they are not in `order`).
+    pub(super) fn for_way(self, way: Way) -> CutPlan {
+        match way {
+            Way::First => self,
+            Way::Second => {
+                let mut order = self.order;
+                order[..self.usable].rotate_left(1);
+                CutPlan { order, way, ..self }
+            }
         }
     }
 }
@@ -81,6 +127,24 @@ impl CutPlan {
 mod tests {
     use super::*;
     use crate::join::{MAX_N, MIN_N};
+
+    /// The second way's cuts are the first's, one place on: the same positions, another
+    /// order, so another set of hard cuts for any number of them.
+    #[test]
+    fn the_second_way_takes_the_cuts_one_place_on() {
+        let plan = CutPlan::new(Shape::new(20)).skipping(2);
+        let second = CutPlan::new(Shape::new(20))
+            .skipping(2)
+            .for_way(Way::Second);
+        assert_eq!(second.usable, plan.usable);
+        assert_eq!(second.dropped, plan.dropped);
+        assert_eq!(
+            &second.order[..plan.usable - 1],
+            &plan.order[1..plan.usable]
+        );
+        assert_eq!(second.order[plan.usable - 1], plan.order[0]);
+        assert_eq!(Way::Second.piece(1 << 22), 3 << 20);
+    }
 
     #[test]
     fn cut_positions_are_distinct_and_central() {

@@ -3,7 +3,8 @@
 //! that can pair, which the hot loop (`hot.rs`) counts.
 
 use super::chunking::Chunking;
-use super::cuts::CutPlan;
+use super::cuts::{CutPlan, Way};
+use super::group::fill_group;
 use super::hot::{CountHere, GROUP, GROUPS_AT_ONCE, Row};
 #[cfg(test)]
 use super::shape::Shape;
@@ -117,6 +118,7 @@ pub(crate) struct Index {
 
 impl Index {
     /// Sorts `patterns` by bucket into `sorted`, filling `bounds` (buckets + 1 entries).
+    /// With `reverse` (the second way's index), each bucket's members in reverse order.
     #[inline(always)]
     fn bucket<G: Gather>(
         gather: G,
@@ -124,6 +126,7 @@ impl Index {
         patterns: &[u64],
         sorted: &mut Vec<u64>,
         bounds: &mut Vec<u32>,
+        reverse: bool,
     ) {
         let buckets = keys.buckets();
         bounds.clear();
@@ -144,12 +147,22 @@ impl Index {
             bounds[b + 1] += 1;
         }
         bounds.pop();
+        if reverse {
+            for b in 0..buckets {
+                sorted[bounds[b] as usize..bounds[b + 1] as usize].reverse();
+            }
+        }
     }
 
     #[inline(always)]
     pub(super) fn build<G: Gather>(&mut self, gather: G, plan: &CutPlan, patterns: &[u64]) {
+        // The second way takes one cut more: buckets of half the size, other buckets.
+        let target = match plan.way {
+            Way::First => BUCKET_TARGET,
+            Way::Second => BUCKET_TARGET / 2,
+        };
         let mut cuts = 0;
-        while cuts < plan.usable && (patterns.len() >> cuts) > BUCKET_TARGET {
+        while cuts < plan.usable && (patterns.len() >> cuts) > target {
             cuts += 1;
         }
         let soft = SOFT_CUTS.min(cuts);
@@ -158,7 +171,8 @@ impl Index {
         self.chunking = Chunking::new(keys.hard.rest_width());
         let mut sorted = std::mem::take(&mut self.sorted);
         let mut bounds = std::mem::take(&mut self.bounds);
-        Self::bucket(gather, &keys, patterns, &mut sorted, &mut bounds);
+        let reverse = plan.way == Way::Second;
+        Self::bucket(gather, &keys, patterns, &mut sorted, &mut bounds, reverse);
         let softs = 1usize << soft;
         self.starts.clear();
         self.starts.push(0);
@@ -236,6 +250,7 @@ impl Index {
             patterns,
             &mut self.queries,
             &mut self.query_bounds,
+            false,
         );
     }
 
@@ -375,6 +390,16 @@ impl Index {
         &self.tables
     }
 
+    /// Clears bit `bit` of the first row of every group's table, as a lane of a vector
+    /// unit stuck at zero would: for the tests of the checks that catch such a fault.
+    #[cfg(test)]
+    pub(super) fn clear_table_bit_for_test(&mut self, bit: usize) {
+        let rows = self.chunking.rows();
+        for row in self.tables.iter_mut().step_by(rows) {
+            row[bit / 64] &= !(1 << (bit % 64));
+        }
+    }
+
     /// How many times this index has been built: a device that holds a copy of its tables
     /// knows by it whether the copy is current.
     #[cfg(feature = "gpu")]
@@ -448,64 +473,6 @@ impl<const CHUNKS: usize> Pairing for CountHere<'_, CHUNKS> {
     #[inline(always)]
     fn pair_groups(&mut self, groups: &[usize], first: usize, last: usize) {
         self.count(groups, first, last);
-    }
-}
-
-/// Writes the table of one group of `members` (at most 512) into `table`.
-#[inline(always)]
-fn fill_group(table: &mut [Row], members: &[u64], chunking: &Chunking) {
-    // held[bit]: the members that hold `bit`, by transposing each block's bit matrix.
-    let mut held = [[0u64; GROUP]; 64];
-    let mut present = [0u64; GROUP];
-    for (k, block) in members.chunks(64).enumerate() {
-        let mut matrix = [0u64; 64];
-        matrix[..block.len()].copy_from_slice(block);
-        transpose(&mut matrix);
-        for (bit, &word) in matrix.iter().enumerate() {
-            held[bit][k] = word;
-        }
-        present[k] = if block.len() == 64 {
-            !0
-        } else {
-            (1u64 << block.len()) - 1
-        };
-    }
-    // Each value's row is that of the value without its lowest bit, less the members that
-    // hold that bit; value 0 holds no diagonal, so every member is free of it.
-    let mut table = table;
-    let mut shift = 0;
-    for &bits in chunking.widths() {
-        let (rows, rest) = table.split_at_mut(1 << bits);
-        table = rest;
-        rows[0] = present;
-        for v in 1..rows.len() {
-            let from = rows[v & (v - 1)];
-            let holders = &held[shift + v.trailing_zeros() as usize];
-            for ((word, f), h) in rows[v].iter_mut().zip(from).zip(holders) {
-                *word = f & !h;
-            }
-        }
-        shift += bits as usize;
-    }
-}
-
-/// Transposes a 64 x 64 bit matrix in place: afterwards bit `i` of word `b` is what bit `b`
-/// of word `i` was. Six rounds, each swapping the off-diagonal quarters of blocks half as
-/// wide as the round before.
-#[inline(always)]
-pub(super) fn transpose(a: &mut [u64; 64]) {
-    let mut width = 32usize;
-    let mut mask: u64 = 0x0000_0000_ffff_ffff;
-    while width != 0 {
-        let mut k = 0usize;
-        while k < 64 {
-            let t = ((a[k] >> width) ^ a[k + width]) & mask;
-            a[k] ^= t << width;
-            a[k + width] ^= t;
-            k = (k + width + 1) & !width;
-        }
-        width >>= 1;
-        mask ^= mask << width;
     }
 }
 
@@ -678,19 +645,6 @@ mod tests {
                 }
             }
             assert_eq!(total, indexed, "{indexed}");
-        }
-    }
-
-    #[test]
-    fn transpose_swaps_rows_and_columns() {
-        let mut next = crate::join::hot::test_words(0x1234_5678_9abc_def1);
-        let mut a: [u64; 64] = std::array::from_fn(|_| next());
-        let original = a;
-        transpose(&mut a);
-        for (b, column) in a.iter().enumerate() {
-            for (i, row) in original.iter().enumerate() {
-                assert_eq!((column >> i) & 1, (row >> b) & 1, "bit {b} of row {i}");
-            }
         }
     }
 }

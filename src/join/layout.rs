@@ -112,6 +112,43 @@ pub(super) fn jobs_of(shape: Shape, layouts: &[Layout], west: u32, out: &mut Vec
     }
 }
 
+/// The columns each board row's queen may take in the pairs the west rows `west` make under
+/// `layout` (bit `c` for column `c`, row by row): a west row's queen in the west half, an
+/// east row's in the layout's east columns, and the queens an odd board places first in
+/// their one square each (the middle row's, the middle column's). The placements that keep
+/// to them are exactly the pairs of half-boards the join counts there, so a search kept to
+/// them counts the same work another way (`search::restricted`).
+pub(super) fn allowed_columns(shape: Shape, layout: &Layout, west: u32) -> Vec<u32> {
+    let Shape { n, h, far } = shape;
+    let all = (1u32 << h) - 1;
+    let west_columns = all;
+    let east_columns = layout.east << far;
+    // Board row of each of the 2h row bits: the north ones first, the south ones past the
+    // middle row.
+    let board_row = |bit: u32| if bit < h { bit } else { far + bit - h };
+    let mut allowed = vec![0u32; n as usize];
+    for bit in 0..2 * h {
+        if layout.rows >> bit & 1 == 1 {
+            allowed[board_row(bit) as usize] = if west >> bit & 1 == 1 {
+                west_columns
+            } else {
+                east_columns
+            };
+        }
+    }
+    if n % 2 == 1 {
+        // The middle row's queen: the centre, or the east column the layout leaves out.
+        let taken = all & !layout.east;
+        allowed[h as usize] = if taken == 0 { 1 << h } else { taken << far };
+        // The middle column's queen, in the south row the layout leaves out (if any).
+        let removed = ((1u32 << (2 * h)) - 1) & !layout.rows;
+        if removed != 0 {
+            allowed[board_row(removed.trailing_zeros()) as usize] = 1 << h;
+        }
+    }
+    allowed
+}
+
 /// The units: every set of `h` west rows joined under some layout, in increasing order. Their
 /// layouts are worked out again where a unit is counted ([`jobs_of`]), so that a plan holds
 /// one word per unit (some 10^7 units at n = 27, 28, each under up to 79 layouts at 27).

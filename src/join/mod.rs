@@ -37,8 +37,10 @@
 //!   of each side and joins them piece by piece ([`Plan::with_piece`], [`piece_for`]).
 
 mod binomial;
+mod check;
 mod chunking;
 mod cuts;
+mod group;
 mod half;
 mod holds;
 mod hot;

@@ -354,6 +354,7 @@ pub(crate) fn splitmix(state: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::join::cuts::Way;
     use crate::join::partition::Partition;
     use crate::join::unit::{Here, Scratch, UnitCount};
     use std::cell::Cell;
@@ -448,6 +449,7 @@ mod tests {
                         table,
                         west_rows,
                         partition: Partition::WHOLE,
+                        way: Way::First,
                         scratch,
                         sampler,
                         pairs: &mut Here,

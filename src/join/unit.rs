@@ -2,7 +2,7 @@
 //! layout counted against each piece; with a [`Sampler`] (`sampler.rs`, for `count
 //! --estimate`), only the pieces it picks, timed.
 
-use super::cuts::CutPlan;
+use super::cuts::{CutPlan, Way};
 use super::half::{Cursor, Part, Place, Side};
 use super::index::Index;
 use super::layout::{Job, jobs_of};
@@ -47,6 +47,8 @@ struct EastJoin<'s, P> {
     south: &'s mut Slice,
     /// Where each east piece's pairs with the west piece go.
     pairs: &'s mut P,
+    /// The half-boards a piece holds.
+    piece: usize,
 }
 
 /// Where a unit's count sends each east piece, with the index of the west piece it pairs
@@ -99,6 +101,8 @@ pub(super) struct UnitCount<'a, 's, 'c, P> {
     pub(super) table: &'a Table,
     pub(super) west_rows: u32,
     pub(super) partition: Partition,
+    /// The engine's way of counting it, or the second ([`Way`]).
+    pub(super) way: Way,
     pub(super) scratch: &'a mut Scratch,
     pub(super) sampler: Option<&'s mut Sampler<'c>>,
     pub(super) pairs: &'a mut P,
@@ -112,11 +116,12 @@ impl<P: Pairs> WithGather for UnitCount<'_, '_, '_, P> {
             table,
             west_rows,
             partition,
+            way,
             scratch,
             sampler,
             pairs,
         } = self;
-        let work = (west_rows, partition);
+        let work = (west_rows, partition, way);
         plan.count_unit_with(gather, table, work, scratch, sampler, pairs)
     }
 }
@@ -132,7 +137,7 @@ impl Plan {
         &self,
         gather: G,
         table: &Table,
-        work: (u32, Partition),
+        work: (u32, Partition, Way),
         scratch: &mut Scratch,
         sampler: Option<&mut Sampler>,
         pairs: &mut P,
@@ -153,13 +158,13 @@ impl Plan {
         &self,
         gather: G,
         table: &Table,
-        (west_rows, partition): (u32, Partition),
+        (west_rows, partition, way): (u32, Partition, Way),
         scratch: &mut Scratch,
         mut sampler: Option<&mut Sampler>,
         pairs: &mut P,
     ) -> u128 {
-        let (h, piece) = (self.shape.h, self.piece);
         let (west_part, east_part, cuts) = partition.parts(&CutPlan::new(self.shape));
+        let (h, piece, cuts) = (self.shape.h, way.piece(self.piece), cuts.for_way(way));
         let Scratch {
             east: east_buf,
             west: west_buf,
@@ -207,6 +212,7 @@ impl Plan {
                     north: east_north,
                     south: east_south,
                     pairs: &mut *pairs,
+                    piece,
                 };
                 let (work, s) = ((west_rows, east_part), sampler.as_deref_mut());
                 let (counted, pieces) =
@@ -265,7 +271,7 @@ impl Plan {
         east: EastJoin<'_, P>,
         mut sampler: Option<&mut Sampler>,
     ) -> (u128, usize) {
-        let (h, piece) = (self.shape.h, self.piece);
+        let h = self.shape.h;
         let EastJoin {
             jobs,
             index,
@@ -274,6 +280,7 @@ impl Plan {
             north,
             south,
             pairs,
+            piece,
         } = east;
         let (mut total, mut east_piece) = (0u128, 0);
         halves.clear();
@@ -324,7 +331,12 @@ impl Plan {
         partition: Partition,
         sampler: Option<&mut Sampler>,
     ) -> u128 {
-        self.count_with(table, (west_rows, partition), sampler, &mut Here)
+        self.count_with(
+            table,
+            (west_rows, partition, Way::First),
+            sampler,
+            &mut Here,
+        )
     }
 
     /// [`Plan::run_part`] with each east piece's pairs sent to `pairs` (a device's batch):
@@ -333,14 +345,19 @@ impl Plan {
     pub(crate) fn run_part_with<P: Pairs>(&self, index: usize, part: usize, pairs: &mut P) -> u128 {
         let table = self.table();
         let (unit, partition) = self.work(index, part);
-        self.count_with(table, (self.units[unit], partition), None, pairs)
+        self.count_with(
+            table,
+            (self.units[unit], partition, Way::First),
+            None,
+            pairs,
+        )
     }
 
     /// [`Plan::count_here`], each east piece's pairs sent to `pairs`.
     pub(super) fn count_with<P: Pairs>(
         &self,
         table: &Table,
-        (west_rows, partition): (u32, Partition),
+        (west_rows, partition, way): (u32, Partition, Way),
         sampler: Option<&mut Sampler>,
         pairs: &mut P,
     ) -> u128 {
@@ -351,6 +368,7 @@ impl Plan {
                 table,
                 west_rows,
                 partition,
+                way,
                 scratch,
                 sampler,
                 pairs,

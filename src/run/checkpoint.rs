@@ -5,6 +5,7 @@
 
 pub use super::journal::{Journal, RunIdentity, SYNC_INTERVAL};
 pub use super::record::fnv1a;
+pub use super::recorded::Recorded;
 use crate::error::Error;
 use crate::run::counter::Counter;
 use crate::run::job::Job;
@@ -23,14 +24,14 @@ use std::sync::{Arc, Mutex};
 /// let counter = Counter::new();
 /// let job = counter.prepare(12)?;
 /// let all: Vec<usize> = (0..job.plan.len()).collect();
-/// let checkpoint = Checkpoint::open(&path, &job, None, &all)?;
+/// let checkpoint = Checkpoint::open(&path, &job, None, &all, "this-host")?;
 /// let values = checkpoint.run(&counter, &job, &all)?;
 /// checkpoint.close()?; // every record kept
 /// assert_eq!(counter.finish(&job, values.values().sum()).solutions, 14_200);
 /// // Run again (once the first run has closed the journal, which it holds locked), it finds
 /// // every task done and counts nothing.
 /// drop(checkpoint);
-/// let checkpoint = Checkpoint::open(&path, &job, None, &all)?;
+/// let checkpoint = Checkpoint::open(&path, &job, None, &all, "this-host")?;
 /// assert_eq!(checkpoint.done().len(), job.plan.len());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
@@ -60,14 +61,16 @@ fn first_stray(done: &BTreeMap<usize, u128>, ids: &[usize]) -> Option<usize> {
 
 impl Checkpoint {
     /// Opens (or creates) the journal at `path` for `job`, or for its shard `shard`, whose
-    /// tasks are `ids`; refuses a journal of another run, or one that holds a task not in
-    /// `ids`. A shard that is not one of the job's ([`Job::check_shard`]) or an id that is
+    /// tasks are `ids`, counted on the node named `node` (its host name, which the journal
+    /// keeps beside every task this run records, for an audit to name); refuses a journal of
+    /// another run, or one that holds a task not in `ids`. A shard that is not one of the job's ([`Job::check_shard`]) or an id that is
     /// not one of its tasks ([`Error::Task`]) is refused before the file is touched.
     pub fn open(
         path: &Path,
         job: &Job,
         shard: Option<(usize, usize)>,
         ids: &[usize],
+        node: &str,
     ) -> Result<Checkpoint, Error> {
         if let Some((index, shards)) = shard {
             job.check_shard(index, shards)?;
@@ -75,7 +78,7 @@ impl Checkpoint {
         for &id in ids {
             job.plan.check_task(id)?;
         }
-        let (journal, done) = Journal::open(path, &RunIdentity::of(job, shard))?;
+        let (journal, done) = Journal::open(path, &RunIdentity::of(job, shard), node)?;
         if let Some(stray) = first_stray(&done, ids) {
             return Err(Error::Checkpoint(format!(
                 "{}: task {stray} is not one of this run's",
@@ -110,6 +113,25 @@ impl Checkpoint {
     /// written when space comes back (the journal would then be damaged in its middle, and
     /// refused).
     pub fn record(&self, id: usize, value: u128) {
+        self.record_with(id, |journal| journal.append(id, value));
+    }
+
+    /// As [`Checkpoint::record`], for a task counted on node `node` ([`Checkpoint::add_node`]:
+    /// an MPI rank's).
+    pub fn record_on(&self, id: usize, value: u128, node: u32) {
+        self.record_with(id, |journal| journal.append_on(id, value, node));
+    }
+
+    /// Names one more node that counts tasks of this run (an MPI rank), before any of its
+    /// records: the number to record them with ([`Checkpoint::record_on`]).
+    pub fn add_node(&self, name: &str) -> Result<u32, Error> {
+        let mut journal = self.journal.lock().unwrap_or_else(|e| e.into_inner());
+        journal.add_node(name)
+    }
+
+    /// Records task `id` through `append`, unless a record has failed before (see
+    /// [`Checkpoint::record`]).
+    fn record_with(&self, id: usize, append: impl FnOnce(&mut Journal) -> Result<(), Error>) {
         let mut journal = self.journal.lock().unwrap_or_else(|e| e.into_inner());
         let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
         if failed.is_some() {
@@ -122,7 +144,7 @@ impl Checkpoint {
             )));
             return;
         }
-        if let Err(e) = journal.append(id, value) {
+        if let Err(e) = append(&mut journal) {
             *failed = Some(e);
         }
     }
@@ -170,19 +192,21 @@ impl Checkpoint {
 }
 
 /// The subtotals file of a count: every task's number and value, tab-separated, under a
-/// header naming the run and the part of it counted (`shard`: `(I, K)` for shard I of K, as
-/// its journal names it; `None` for the whole run), for re-checking any part of a result
-/// elsewhere.
+/// header naming the run, the part of it counted (`shard`: `(I, K)` for shard I of K, as
+/// its journal names it; `None` for the whole run) and the node that wrote it, for
+/// re-checking any part of a result elsewhere (`nqueens audit`).
 pub fn subtotals(
     job: &Job,
     shard: Option<(usize, usize)>,
     values: &BTreeMap<usize, u128>,
+    node: &str,
 ) -> String {
     let mut text = format!(
-        "# nqueens {} subtotals: {} units_per_solution={}\ntask\tunits\n",
+        "# nqueens {} subtotals: {} units_per_solution={} node={}\ntask\tunits\n",
         env!("CARGO_PKG_VERSION"),
         RunIdentity::of(job, shard).fields(),
-        job.plan.units_per_solution()
+        job.plan.units_per_solution(),
+        super::journal_lines::node_name(node)
     );
     for (id, value) in values {
         text.push_str(&format!("{id}\t{value}\n"));

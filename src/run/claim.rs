@@ -1,6 +1,7 @@
 //! Which file an output of the program is, by any name, and whether another run holds it:
 //! the one protocol every file the program writes keeps (journals, `solve -o`, `find -o`,
-//! `--subtotals`).
+//! `--subtotals`), and the journal's side of it (its lock, and its refusal of a file another
+//! run is writing).
 //!
 //! A file the program writes is either appended to in place while a run holds its lock (a
 //! checkpoint journal), or made whole under a temporary name beside it, locked while it is
@@ -13,6 +14,7 @@
 //! or not, so a link to a journal is the journal, and a hard link is the same file anyway.
 
 use super::record::fnv1a;
+use crate::error::Error;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -86,6 +88,48 @@ pub fn held(path: &Path) -> io::Result<bool> {
 /// file is there and locked.
 pub fn being_written(target: &Path) -> io::Result<bool> {
     held(&temporary_path(target))
+}
+
+/// Locks a journal's `file` for as long as it is open, or says that another run holds it.
+pub(crate) fn lock_journal(file: &File, path: &Path) -> Result<(), Error> {
+    match file.try_lock() {
+        Ok(()) => Ok(()),
+        Err(std::fs::TryLockError::WouldBlock) => Err(Error::InUse(format!(
+            "checkpoint {}: another run is using this journal (it holds its lock); wait for \
+             that run to end, or use another file",
+            path.display()
+        ))),
+        // A file system without locks: the journal works as before.
+        Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+            Ok(())
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            Err(Error::checkpoint_io(path, "cannot lock it", e))
+        }
+    }
+}
+
+/// Refuses a journal whose file another run is writing an output to (`claim`: its temporary
+/// is locked), once this journal holds its own lock: that run would rename its output over
+/// the journal. A file this run made for nothing (`existed` false, still empty) is removed.
+pub(crate) fn refuse_an_output_being_written(
+    path: &Path,
+    existed: bool,
+    length: u64,
+) -> Result<(), Error> {
+    let target = final_path(path).map_err(|e| Error::checkpoint_io(path, "", e))?;
+    if !being_written(&target).unwrap_or(false) {
+        return Ok(());
+    }
+    if !existed && length == 0 {
+        let _ = std::fs::remove_file(&target);
+    }
+    Err(Error::InUse(format!(
+        "checkpoint {}: another nqueens run is writing this file (its temporary file {} is \
+         locked); wait for that run to end, or use another file",
+        path.display(),
+        temporary_path(&target).display()
+    )))
 }
 
 #[cfg(test)]

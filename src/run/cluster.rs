@@ -30,17 +30,33 @@ pub struct Distributed {
     pub tasks_by_rank: Vec<usize>,
 }
 
+/// The name of every rank's node, by rank, for the journal to keep beside the tasks each
+/// counts: every rank calls it once with its own (a host name, say), before [`count`];
+/// rank 0 gets them all, the others an empty list.
+pub fn node_names<C: Communicator>(world: &C, name: &str) -> Vec<String> {
+    if world.rank() != 0 {
+        world.process_at_rank(0).send(name.as_bytes());
+        return Vec::new();
+    }
+    let mut names = vec![name.to_string()];
+    for rank in 1..world.size() {
+        let (bytes, _) = world.process_at_rank(rank).receive_vec::<u8>();
+        names.push(String::from_utf8_lossy(&bytes).into_owned());
+    }
+    names
+}
+
 /// Counts the tasks `ids` of `job` over the ranks of `world`. Every rank calls it with the
 /// same job; rank 0 gets `Some` result, the others `None`. Tasks in `done` (from a
-/// checkpoint) are not run again; `on_task(id, value)` runs on rank 0 for every task as its
-/// value arrives.
+/// checkpoint) are not run again; `on_task(id, value, rank)` runs on rank 0 for every task
+/// as its value arrives from the rank that counted it.
 pub fn count<C: Communicator>(
     counter: &Counter,
     job: &Job,
     ids: &[usize],
     done: &BTreeMap<usize, u128>,
     world: &C,
-    on_task: &(dyn Fn(usize, u128) + Sync),
+    on_task: &(dyn Fn(usize, u128, usize) + Sync),
 ) -> Result<Option<Distributed>, Error> {
     let ranks = world.size() as usize;
     if world.rank() != 0 {
@@ -61,7 +77,7 @@ pub fn count<C: Communicator>(
         .collect();
     if ranks == 1 {
         let list: Vec<usize> = todo.into_iter().collect();
-        let results = counter.run(job, &list, on_task)?;
+        let results = counter.run(job, &list, &|id, value| on_task(id, value, 0))?;
         tasks_by_rank[0] = list.len();
         values.extend(list.into_iter().zip(results));
         return Ok(Some(Distributed {
@@ -80,7 +96,7 @@ pub fn count<C: Communicator>(
                 record[0] as usize,
                 u128::from(record[1]) | u128::from(record[2]) << 64,
             );
-            on_task(id, value);
+            on_task(id, value, source as usize);
             values.insert(id, value);
             tasks_by_rank[source as usize] += 1;
         }

@@ -201,7 +201,39 @@ impl Job {
         } else {
             line.thread_start(&pool, clock)
         };
-        let threads = workers.max(1) as f64;
+        let sampling = Sampling {
+            line: &line,
+            pool: &pool,
+            warm: &warm,
+            timer,
+            threads: workers.max(1) as f64,
+            started,
+            budget,
+        };
+        let rounds = sampling.rounds(plan.parts_timed_whole())?;
+        Ok(summary(plan, &line, rounds, started, thread_start, reading))
+    }
+}
+
+/// What a sample's rounds run with.
+struct Sampling<'a> {
+    line: &'a Line<'a>,
+    pool: &'a rayon::ThreadPool,
+    warm: &'a Warm<'a>,
+    timer: &'a Timer<'a>,
+    /// The threads the run is predicted on.
+    threads: f64,
+    started: Instant,
+    budget: Duration,
+}
+
+impl Sampling<'_> {
+    /// Rounds of timed parts, twice the points each, until the error bar is within the
+    /// target (after the least sample time), every part has been timed where `whole` (the
+    /// parts are timed whole), the budget is spent or the sample has taken its share of the
+    /// run it predicts.
+    fn rounds(&self, whole: bool) -> Result<Vec<Vec<TimedPart>>, Error> {
+        let (line, started) = (self.line, self.started);
         let mut rounds: Vec<Vec<TimedPart>> = Vec::new();
         let mut points = FIRST_ROUND;
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
@@ -212,25 +244,25 @@ impl Job {
                 picks: &picks,
                 seed,
                 started,
-                budget,
+                budget: self.budget,
             };
-            let (round, complete) = round.time(&pool, &warm, timer)?;
+            let (round, complete) = round.time(self.pool, self.warm, self.timer)?;
             if !round.is_empty() {
                 rounds.push(round);
             }
             let sampled: usize = rounds.iter().map(Vec::len).sum();
             let (core_seconds, error) = combine(&rounds, line.total);
             // The sample stays within a twentieth of the run it predicts.
-            let run = core_seconds / threads;
+            let run = core_seconds / self.threads;
             let share = (run / SHARE_OF_RUN).max((run * SHORT_RUNS).min(LEAST_SHARE));
             let long_enough = started.elapsed() >= MIN_SAMPLE;
             if !complete
                 || (error <= TARGET_ERROR && long_enough)
-                || (sampled >= line.parts && self.plan.parts_timed_whole())
-                || started.elapsed() > budget
+                || (sampled >= line.parts && whole)
+                || started.elapsed() > self.budget
                 || started.elapsed().as_secs_f64() > share
             {
-                break;
+                return Ok(rounds);
             }
             // Twice the points, or as many as the time left within the run's twentieth
             // allows at the pace so far (a round, once started, runs whole within the budget).
@@ -238,28 +270,45 @@ impl Job {
             let fit = ((share - started.elapsed().as_secs_f64()) / pace.max(1e-9)) as usize;
             points = (2 * points).min(fit.max(FIRST_ROUND));
         }
-        let (core_seconds, sampled_error) = combine(&rounds, line.total);
-        let error = sampled_error.hypot(SYSTEMATIC_ERROR);
-        let timed = || rounds.iter().flatten();
-        let rates = timed()
-            .filter(|t| t.seconds > 0.0)
-            .map(|t| t.seconds / t.weight as f64);
-        let (least, most) = rates.fold((f64::INFINITY, 0f64), |(l, m), r| (l.min(r), m.max(r)));
-        // A part's own time is known where it is timed whole or from its pieces (the join
-        // engine's), not from one random subtree (the search's).
-        let whole = self.plan.parts_timed_whole();
-        Ok(Estimate {
-            tasks: self.plan.len(),
-            core_seconds,
-            error,
-            sampled: rounds.iter().map(Vec::len).sum(),
-            parts: line.parts,
-            sample_seconds: started.elapsed().as_secs_f64(),
-            thread_start_seconds: thread_start.as_secs_f64(),
-            longest_part_seconds: whole.then(|| timed().map(|t| t.seconds).fold(0.0, f64::max)),
-            rate_spread: whole.then_some(if most > least { most / least } else { 1.0 }),
-            timed: rounds.into_iter().flatten().collect(),
-        })
+    }
+}
+
+/// How many readings of the clock a part must take at the least to count in the spread of
+/// the rates: a part of a few readings is timed mostly by the clock's own noise, and made
+/// a spread of 60 at n = 16 where parts took 2 to 100 us.
+const LEAST_READINGS: f64 = 20.0;
+
+/// The estimate a sample's `rounds` make, on `line` of `plan`'s parts.
+fn summary(
+    plan: &Plan,
+    line: &Line,
+    rounds: Vec<Vec<TimedPart>>,
+    started: Instant,
+    thread_start: Duration,
+    reading: Duration,
+) -> Estimate {
+    let (core_seconds, sampled_error) = combine(&rounds, line.total);
+    let error = sampled_error.hypot(SYSTEMATIC_ERROR);
+    let timed = || rounds.iter().flatten();
+    let least_time = reading.as_secs_f64() * LEAST_READINGS;
+    let rates = timed()
+        .filter(|t| t.seconds > least_time)
+        .map(|t| t.seconds / t.weight as f64);
+    let (least, most) = rates.fold((f64::INFINITY, 0f64), |(l, m), r| (l.min(r), m.max(r)));
+    // A part's own time is known where it is timed whole or from its pieces (the join
+    // engine's), not from one random subtree (the search's).
+    let whole = plan.parts_timed_whole();
+    Estimate {
+        tasks: plan.len(),
+        core_seconds,
+        error,
+        sampled: rounds.iter().map(Vec::len).sum(),
+        parts: line.parts,
+        sample_seconds: started.elapsed().as_secs_f64(),
+        thread_start_seconds: thread_start.as_secs_f64(),
+        longest_part_seconds: whole.then(|| timed().map(|t| t.seconds).fold(0.0, f64::max)),
+        rate_spread: whole.then_some(if most > least { most / least } else { 1.0 }),
+        timed: rounds.into_iter().flatten().collect(),
     }
 }
 

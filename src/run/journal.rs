@@ -27,7 +27,7 @@
 //! numbered the join engine's tasks otherwise.
 
 use super::claim;
-use super::journal_lines::{parse_records, record_line};
+use super::journal_lines::{Lines, node_line, node_name, parse_lines, record_line};
 use super::record::{check_regular, fnv1a};
 use crate::engine::Engine;
 use crate::error::Error;
@@ -38,7 +38,9 @@ use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
-const MAGIC: &str = "nqueens-checkpoint 2";
+pub(super) const MAGIC: &str = "nqueens-checkpoint 3";
+/// The header of the journals of nqueens 0.2.0 to 0.9.0, whose records name no node.
+const MAGIC_V2: &str = "nqueens-checkpoint 2";
 /// The longest a written record waits to be synced to disk.
 pub const SYNC_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 /// The header of the journals of nqueens 0.1.0, which this version refuses.
@@ -103,14 +105,24 @@ pub struct Journal {
     records: usize,
     /// When the file was last synced to disk; `None` while nothing written waits for it.
     synced: Option<std::time::Instant>,
+    /// The nodes the journal names, by number: those of earlier runs, then this run's.
+    nodes: BTreeMap<u32, String>,
+    /// This run's nodes whose line is not written yet: each is, before its first record (a
+    /// run that records nothing leaves the file as it found it).
+    unwritten: std::collections::BTreeSet<u32>,
+    /// This run's node: what its records name.
+    node: u32,
 }
 
 impl Journal {
-    /// Opens the journal at `path` for the run `identity`: creates it if it does not exist
-    /// (or is empty), else checks it and returns the values of the tasks it records.
+    /// Opens the journal at `path` for the run `identity`, counted on the node named `node`
+    /// (a host name, say, which the journal keeps beside the tasks it counts): creates it if
+    /// it does not exist (or is empty), else checks it and returns the values of the tasks
+    /// it records.
     pub fn open(
         path: &Path,
         identity: &RunIdentity,
+        node: &str,
     ) -> Result<(Journal, BTreeMap<usize, u128>), Error> {
         check_regular(path).map_err(Error::Checkpoint)?;
         let existed = path.exists();
@@ -122,41 +134,12 @@ impl Journal {
             .map_err(|e| Error::checkpoint_io(path, "", e))?;
         // Locked before a byte is read or written, for as long as the journal is open: two
         // runs started at once on one new file would both write a header.
-        match file.try_lock() {
-            Ok(()) => {}
-            Err(std::fs::TryLockError::WouldBlock) => {
-                return Err(Error::InUse(format!(
-                    "checkpoint {}: another run is using this journal (it holds its lock); \
-                     wait for that run to end, or use another file",
-                    path.display()
-                )));
-            }
-            // A file system without locks: the journal works as before.
-            Err(std::fs::TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
-            }
-            Err(std::fs::TryLockError::Error(e)) => {
-                return Err(Error::checkpoint_io(path, "cannot lock it", e));
-            }
-        }
+        claim::lock_journal(&file, path)?;
         let length = file
             .metadata()
             .map_err(|e| Error::checkpoint_io(path, "cannot read it", e))?
             .len();
-        // Locked first, then the other kind of output's lock looked for (`claim`): a `solve
-        // -o` or `--subtotals` of another run writing this file would rename its output over
-        // the journal.
-        let target = claim::final_path(path).map_err(|e| Error::checkpoint_io(path, "", e))?;
-        if claim::being_written(&target).unwrap_or(false) {
-            if !existed && length == 0 {
-                let _ = std::fs::remove_file(&target);
-            }
-            return Err(Error::InUse(format!(
-                "checkpoint {}: another nqueens run is writing this file (its temporary file {} \
-                 is locked); wait for that run to end, or use another file",
-                path.display(),
-                claim::temporary_path(&target).display()
-            )));
-        }
+        claim::refuse_an_output_being_written(path, existed, length)?;
         let fields = identity.fields();
         let mut journal = Journal {
             file,
@@ -164,8 +147,11 @@ impl Journal {
             identity: fields.clone(),
             records: 0,
             synced: None,
+            nodes: BTreeMap::new(),
+            unwritten: Default::default(),
+            node: 0,
         };
-        if length == 0 {
+        let done = if length == 0 {
             let header = format!("{MAGIC} {fields} check={:016x}\n", fnv1a(&fields));
             journal.write(&header)?;
             journal.sync()?;
@@ -175,37 +161,46 @@ impl Journal {
             {
                 let _ = dir.sync_all();
             }
-            return Ok((journal, BTreeMap::new()));
-        }
-        let done = journal.read(identity)?;
-        journal.records = done.len();
+            BTreeMap::new()
+        } else {
+            let records = journal.read(identity)?;
+            journal.records = records.len();
+            records
+                .into_iter()
+                .map(|(id, value, _)| (id, value))
+                .collect()
+        };
+        journal.node = journal.add_node(node)?;
         Ok((journal, done))
+    }
+
+    /// Names a node (one more MPI rank, say) with the next free number, in a line of its
+    /// own written before its first record: the number its records are appended with
+    /// ([`Journal::append_on`]).
+    pub fn add_node(&mut self, name: &str) -> Result<u32, Error> {
+        let number = self.nodes.keys().next_back().map_or(0, |&last| last + 1);
+        self.nodes.insert(number, node_name(name));
+        self.unwritten.insert(number);
+        Ok(number)
+    }
+
+    /// The nodes the journal names, by number.
+    pub fn nodes(&self) -> &BTreeMap<u32, String> {
+        &self.nodes
     }
 
     /// Checks the header and the records of an existing journal; trims a torn last line.
     /// Read a block of [`READ_BLOCK`] bytes at a time, each block's records parsed in
     /// parallel: a journal of n = 28 is over a gigabyte, and holding its text whole doubled
     /// the memory a resume faults in (most of its time on a virtual machine).
-    fn read(&mut self, identity: &RunIdentity) -> Result<BTreeMap<usize, u128>, Error> {
+    fn read(&mut self, identity: &RunIdentity) -> Result<Vec<(usize, u128, u32)>, Error> {
         let path = self.path.clone();
         let fail = |what: String| Error::Checkpoint(format!("{}: {what}", path.display()));
         let cannot_read = |e: std::io::Error| Error::checkpoint_io(&path, "cannot read it", e);
         let mut block = Vec::new();
         read_more(&mut self.file, &mut block).map_err(cannot_read)?;
-        let Some(header_end) = block.iter().position(|&b| b == b'\n') else {
-            // A header cut short is a damaged journal (a disk that filled as it was made),
-            // not another file given by mistake: said so, and what to do.
-            let what =
-                if MAGIC.as_bytes().starts_with(&block) || block.starts_with(MAGIC.as_bytes()) {
-                    "a damaged checkpoint journal: its header line is cut short (the run that made \
-                 it stopped before its first line was whole); remove it to start afresh"
-                } else {
-                    "not a checkpoint journal (no complete header line)"
-                };
-            return Err(fail(what.into()));
-        };
-        let header = String::from_utf8_lossy(&block[..header_end]).into_owned();
-        self.check_header(&header, &fail)?;
+        let header_end = header_end(&block).map_err(|what| fail(what.into()))?;
+        self.check_header(&String::from_utf8_lossy(&block[..header_end]), &fail)?;
         block.drain(..=header_end);
         let start = fnv1a(&self.identity);
         let mut records = Vec::new();
@@ -224,30 +219,34 @@ impl Journal {
                     text.trim_end()
                 ))
             };
+            let parse = |text| {
+                parse_lines(text, &self.identity, start, identity.tasks)
+                    .map_err(|(at, text)| damaged(at, text))
+            };
             let text = match block_text(lines) {
                 Ok(text) => text,
                 Err((before, at, text)) => {
                     // A damaged record before the line that is not text is named first.
-                    parse_records(before, start, identity.tasks)
-                        .map_err(|(at, text)| damaged(at, text))?;
+                    parse(before)?;
                     return Err(damaged(at, &text));
                 }
             };
-            let mut some = parse_records(text, start, identity.tasks)
-                .map_err(|(at, text)| damaged(at, text))?;
+            let Lines {
+                records: mut some,
+                nodes,
+            } = parse(text)?;
+            // Parsed whole: a line a record or a node.
+            let parsed_lines = some.len() + nodes.len();
+            self.nodes.extend(nodes);
             if records.is_empty() && !some.is_empty() {
-                // As many records as the first block's length per record makes of the
-                // file: a list grown by doubling copies itself, gigabytes at n = 28.
                 let left = self
                     .file
                     .metadata()
                     .map_or(0, |m| m.len())
                     .saturating_sub(offset);
-                let wanted = usize::try_from(left / (whole / some.len()) as u64).unwrap_or(0);
-                // A hint: a file of junk past its first records must not abort the read.
-                let _ = records.try_reserve(wanted);
+                reserve_for_the_rest(&mut records, left, whole / some.len());
             }
-            line += some.len(); // parsed whole: a line a record
+            line += parsed_lines;
             records.append(&mut some);
             offset += whole as u64;
             block.drain(..whole);
@@ -264,14 +263,15 @@ impl Journal {
                 .map_err(|e| Error::checkpoint_io(&path, "cannot trim its torn last line", e))?;
         }
         records.par_sort_unstable();
-        records.dedup();
+        // A task recorded twice alike (whatever node) is one record.
+        records.dedup_by(|a, b| (a.0, a.1) == (b.0, b.1));
         if let Some(pair) = records.windows(2).find(|pair| pair[0].0 == pair[1].0) {
             return Err(fail(format!(
                 "task {} is recorded twice with different values",
                 pair[0].0
             )));
         }
-        Ok(records.into_iter().collect())
+        Ok(records)
     }
 
     /// Checks a journal's header line against this run: its magic, its checksum, its
@@ -282,6 +282,13 @@ impl Journal {
                 "a journal of nqueens 0.1.0, which named engines and numbered the join \
                  engine's tasks otherwise: finish that run with 0.1.0, or delete the file to \
                  start over"
+                    .into(),
+            ));
+        }
+        if header.starts_with(MAGIC_V2) {
+            return Err(fail(
+                "a journal of nqueens 0.9.0 or earlier, whose records name no node: finish \
+                 that run with the version that began it, or delete the file to start over"
                     .into(),
             ));
         }
@@ -320,7 +327,18 @@ impl Journal {
     /// Records that task `id` finished with `value`: written at once, synced to disk when the
     /// last sync is [`SYNC_INTERVAL`] old.
     pub fn append(&mut self, id: usize, value: u128) -> Result<(), Error> {
-        self.write(&record_line(&self.identity, id, value))?;
+        self.append_on(id, value, self.node)
+    }
+
+    /// As [`Journal::append`], for a task counted on node `node` ([`Journal::add_node`]: an
+    /// MPI rank's).
+    pub fn append_on(&mut self, id: usize, value: u128, node: u32) -> Result<(), Error> {
+        if self.unwritten.contains(&node) {
+            let name = self.nodes.get(&node).cloned().unwrap_or_default();
+            self.write(&node_line(&self.identity, node, &name))?;
+            self.unwritten.remove(&node);
+        }
+        self.write(&record_line(&self.identity, id, value, node))?;
         self.records += 1;
         if self.synced.is_none_or(|at| at.elapsed() >= SYNC_INTERVAL) {
             self.sync()?;
@@ -360,6 +378,28 @@ impl Drop for Journal {
     fn drop(&mut self) {
         let _ = self.file.sync_data();
     }
+}
+
+/// Where the header line of a journal that starts `block` ends, or why there is none: a
+/// header cut short is a damaged journal (a disk that filled as it was made), not another
+/// file given by mistake, and is said so, with what to do.
+fn header_end(block: &[u8]) -> Result<usize, &'static str> {
+    match block.iter().position(|&b| b == b'\n') {
+        Some(end) => Ok(end),
+        None if MAGIC.as_bytes().starts_with(block) || block.starts_with(MAGIC.as_bytes()) => Err(
+            "a damaged checkpoint journal: its header line is cut short (the run that made \
+                 it stopped before its first line was whole); remove it to start afresh",
+        ),
+        None => Err("not a checkpoint journal (no complete header line)"),
+    }
+}
+
+/// Room in `records` for as many more as `left` bytes of records of `per_record` bytes make:
+/// a list grown by doubling copies itself, gigabytes at n = 28. A hint: a file of junk past
+/// its first records must not abort the read.
+fn reserve_for_the_rest(records: &mut Vec<(usize, u128, u32)>, left: u64, per_record: usize) {
+    let wanted = usize::try_from(left / per_record.max(1) as u64).unwrap_or(0);
+    let _ = records.try_reserve(wanted);
 }
 
 /// The bytes a journal is read in at a time (64 KiB in the unit tests, so that their
@@ -415,12 +455,12 @@ mod tests {
     fn records_survive_reopening() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("j");
-        let (mut journal, done) = Journal::open(&path, &identity(12)).unwrap();
+        let (mut journal, done) = Journal::open(&path, &identity(12), "test").unwrap();
         assert!(done.is_empty());
         journal.append(3, 42).unwrap();
         journal.append(7, u128::MAX).unwrap();
         drop(journal);
-        let (journal, done) = Journal::open(&path, &identity(12)).unwrap();
+        let (journal, done) = Journal::open(&path, &identity(12), "test").unwrap();
         assert_eq!(
             done.into_iter().collect::<Vec<_>>(),
             [(3, 42), (7, u128::MAX)]
@@ -432,7 +472,7 @@ mod tests {
     fn error_with_tail(tail: &[u8]) -> String {
         let dir = tempfile::tempdir().unwrap();
         let path = journal_with_tail(dir.path(), tail);
-        Journal::open(&path, &identity(12))
+        Journal::open(&path, &identity(12), "test")
             .err()
             .unwrap()
             .to_string()
@@ -441,7 +481,7 @@ mod tests {
     /// A journal of n = 12 recording task 1, with `tail` appended by hand.
     fn journal_with_tail(dir: &Path, tail: &[u8]) -> PathBuf {
         let path = dir.join("j");
-        let (mut journal, _) = Journal::open(&path, &identity(12)).unwrap();
+        let (mut journal, _) = Journal::open(&path, &identity(12), "test").unwrap();
         journal.append(1, 10).unwrap();
         drop(journal);
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
@@ -453,11 +493,11 @@ mod tests {
     fn a_torn_last_record_is_dropped_and_trimmed() {
         let dir = tempfile::tempdir().unwrap();
         let path = journal_with_tail(dir.path(), b"task 2 2");
-        let (mut journal, done) = Journal::open(&path, &identity(12)).unwrap();
+        let (mut journal, done) = Journal::open(&path, &identity(12), "test").unwrap();
         assert_eq!(done.len(), 1);
         journal.append(2, 20).unwrap();
         drop(journal);
-        let (_, done) = Journal::open(&path, &identity(12)).unwrap();
+        let (_, done) = Journal::open(&path, &identity(12), "test").unwrap();
         assert_eq!(done.into_iter().collect::<Vec<_>>(), [(1, 10), (2, 20)]);
     }
 
@@ -465,24 +505,53 @@ mod tests {
     fn another_run_or_damage_is_refused() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("j");
-        let (mut journal, _) = Journal::open(&path, &identity(12)).unwrap();
+        let (mut journal, _) = Journal::open(&path, &identity(12), "test").unwrap();
         journal.append(1, 10).unwrap();
         journal.append(2, 20).unwrap();
         drop(journal);
-        let error = Journal::open(&path, &identity(13))
+        let error = Journal::open(&path, &identity(13), "test")
             .err()
             .unwrap()
             .to_string();
         assert!(error.contains("another run"), "{error}");
         let text = std::fs::read_to_string(&path).unwrap();
-        std::fs::write(&path, text.replacen("task 1 10", "task 1 11", 1)).unwrap();
-        let error = Journal::open(&path, &identity(12))
+        std::fs::write(&path, text.replacen("task 1 10 0", "task 1 11 0", 1)).unwrap();
+        let error = Journal::open(&path, &identity(12), "test")
             .err()
             .unwrap()
             .to_string();
-        assert!(error.contains("damaged record on line 2"), "{error}");
+        // The header, the node's line, then the first record.
+        assert!(error.contains("damaged record on line 3"), "{error}");
         std::fs::write(&path, "hello\n").unwrap();
-        assert!(Journal::open(&path, &identity(12)).is_err());
+        assert!(Journal::open(&path, &identity(12), "test").is_err());
+    }
+
+    /// Each run names its node in a line before its first record, and a run that records
+    /// nothing writes none; the records of each name their run's.
+    #[test]
+    fn each_run_names_its_node_before_its_records() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("j");
+        let (mut journal, _) = Journal::open(&path, &identity(12), "host-a").unwrap();
+        journal.append(1, 10).unwrap();
+        drop(journal);
+        drop(Journal::open(&path, &identity(12), "idle").unwrap());
+        let (mut journal, _) = Journal::open(&path, &identity(12), "host b").unwrap();
+        let rank = journal.add_node("host-c:rank1").unwrap();
+        journal.append(2, 20).unwrap();
+        journal.append_on(3, 30, rank).unwrap();
+        drop(journal);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let kinds: Vec<&str> = text.lines().map(|l| &l[..4]).collect();
+        assert_eq!(
+            kinds,
+            ["nque", "node", "task", "node", "task", "node", "task"],
+            "{text}"
+        );
+        let (journal, done) = Journal::open(&path, &identity(12), "again").unwrap();
+        assert_eq!(done.len(), 3);
+        let names: Vec<&str> = journal.nodes().values().map(String::as_str).collect();
+        assert_eq!(names, ["host-a", "host_b", "host-c:rank1", "again"]);
     }
 
     /// A journal is parsed in blocks of a megabyte at once: a damaged record far into it is
@@ -493,14 +562,14 @@ mod tests {
         let path = dir.path().join("j");
         let mut id = identity(12);
         id.tasks = 200_000;
-        let (mut journal, _) = Journal::open(&path, &id).unwrap();
+        let (mut journal, _) = Journal::open(&path, &id, "test").unwrap();
         for task in 0..200_000 {
             journal
-                .write(&record_line(&journal.identity, task, 7))
+                .write(&record_line(&journal.identity, task, 7, 0))
                 .unwrap();
         }
         drop(journal);
-        let (_, done) = Journal::open(&path, &id).unwrap();
+        let (_, done) = Journal::open(&path, &id, "test").unwrap();
         assert_eq!(done.len(), 200_000);
         assert!(done.values().all(|&v| v == 7));
         let text = std::fs::read_to_string(&path).unwrap();
@@ -511,7 +580,7 @@ mod tests {
         );
         let damaged = text.replacen("task 150001 7 ", "task 150001 8 ", 1);
         std::fs::write(&path, damaged).unwrap();
-        let error = Journal::open(&path, &id).err().unwrap().to_string();
+        let error = Journal::open(&path, &id, "test").err().unwrap().to_string();
         assert!(error.contains("damaged record on line 150003"), "{error}");
     }
 
@@ -520,7 +589,7 @@ mod tests {
     fn a_record_that_is_not_text_is_named_by_its_line() {
         let error = error_with_tail(b"task 2 \xff\xfe 0000000000000000\n");
         assert!(
-            error.contains("damaged record on line 3: \"task 2"),
+            error.contains("damaged record on line 4: \"task 2"),
             "{error}"
         );
     }
@@ -531,7 +600,7 @@ mod tests {
     fn the_first_damage_is_named_when_a_later_line_is_not_text() {
         let error = error_with_tail(b"task 2 2 0000000000000000\ntask 3 \xff 0000000000000000\n");
         assert!(
-            error.contains("damaged record on line 3: \"task 2"),
+            error.contains("damaged record on line 4: \"task 2"),
             "{error}"
         );
     }
@@ -539,7 +608,7 @@ mod tests {
     #[test]
     fn a_whole_bad_last_line_is_refused_not_dropped() {
         let error = error_with_tail(b"task 2 2 0000000000000000\n");
-        assert!(error.contains("damaged record on line 3"), "{error}");
+        assert!(error.contains("damaged record on line 4"), "{error}");
     }
 
     /// Regression: a journal cut inside its header line was called "not a checkpoint
@@ -550,12 +619,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("j");
         for (text, says) in [
-            ("nqueens-checkpoint 2 n=12 eng", "header line is cut short"),
+            ("nqueens-checkpoint 3 n=12 eng", "header line is cut short"),
             ("nqueens-che", "header line is cut short"),
             ("hello", "not a checkpoint journal"),
         ] {
             std::fs::write(&path, text).unwrap();
-            let error = Journal::open(&path, &identity(12))
+            let error = Journal::open(&path, &identity(12), "test")
                 .err()
                 .unwrap()
                 .to_string();
@@ -572,7 +641,7 @@ mod tests {
             "nqueens-checkpoint 1 n=12 engine=full split=2 tasks=100 shard=all version=0.1.0 check=0\n",
         )
         .unwrap();
-        let error = Journal::open(&path, &identity(12))
+        let error = Journal::open(&path, &identity(12), "test")
             .err()
             .unwrap()
             .to_string();
@@ -587,10 +656,13 @@ mod tests {
         let path = dir.path().join("j");
         let mut old = identity(12);
         old.version = "0.3.0".into();
-        drop(Journal::open(&path, &old).unwrap());
+        drop(Journal::open(&path, &old, "test").unwrap());
         let mut ours = identity(12);
         ours.version = env!("CARGO_PKG_VERSION").into();
-        let error = Journal::open(&path, &ours).err().unwrap().to_string();
+        let error = Journal::open(&path, &ours, "test")
+            .err()
+            .unwrap()
+            .to_string();
         assert!(error.contains("a journal of nqueens 0.3.0"), "{error}");
         assert!(error.contains(env!("CARGO_PKG_VERSION")), "{error}");
     }
@@ -599,16 +671,16 @@ mod tests {
     fn a_journal_in_use_is_refused_until_its_run_closes_it() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("j");
-        let (journal, _) = Journal::open(&path, &identity(12)).unwrap();
+        let (journal, _) = Journal::open(&path, &identity(12), "test").unwrap();
         for other in [identity(12), identity(13)] {
-            match Journal::open(&path, &other) {
+            match Journal::open(&path, &other, "test") {
                 Err(Error::InUse(message)) => assert!(message.contains("another run")),
                 Err(e) => panic!("{e}"),
                 Ok(_) => panic!("opened twice"),
             }
         }
         drop(journal);
-        let (_, done) = Journal::open(&path, &identity(12)).unwrap();
+        let (_, done) = Journal::open(&path, &identity(12), "test").unwrap();
         assert!(done.is_empty());
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(text.lines().count(), 1, "{text}");
@@ -618,7 +690,7 @@ mod tests {
     fn a_directory_or_device_is_not_a_journal() {
         let dir = tempfile::tempdir().unwrap();
         for path in [dir.path(), Path::new("/dev/null")] {
-            let error = Journal::open(path, &identity(12))
+            let error = Journal::open(path, &identity(12), "test")
                 .err()
                 .unwrap()
                 .to_string();

@@ -6,8 +6,10 @@
 //! files share (the checksum, the regular-file check); [`claim`] which file an output is, by
 //! any name, and whether another run holds it; [`job`] is a prepared count;
 //! [`counter`] is the builder a user configures and the run itself; [`estimate`] times a
-//! sample of a job's work to predict its cost; [`checkpoint`] is the resumable journal
-//! (`journal_lines` its record lines, `journal` its file); [`shard`] the shard result files
+//! sample of a job's work to predict its cost; [`recount`] counts tasks again a second way
+//! (the double check, audits); [`checkpoint`] is the resumable journal
+//! (`journal_lines` its record lines, `journal` its file, `recorded` a journal or subtotals
+//! file read back for an audit); [`shard`] the shard result files
 //! and `merge`; `cluster` the MPI dealing. Each file uses only those before it in this list.
 //!
 //! It may use the engines (`search/`, `join/`, `gpu/`), the engine vocabulary and the base.
@@ -24,4 +26,6 @@ pub(crate) mod job;
 mod journal;
 mod journal_lines;
 pub(crate) mod record;
+mod recorded;
+pub mod recount;
 pub mod shard;

@@ -5,12 +5,14 @@
 //! ([`full`]: one board per class of eight, with blocking rules and weights). Each task is
 //! counted by the hot loop ([`kernel`]), whose last five rows are counted in closed form
 //! ([`finish`]). A count's estimate times parts of its tasks ([`sample`]: a random walk
-//! down to a subtree small enough to time, scaled).
+//! down to a subtree small enough to time, scaled). [`restricted`] is the search with each
+//! row's queen kept to given columns: the join's tasks counted another way, for checks.
 //!
 //! It may use the crate's base (`error`, `known`, `limits`, `cpu`) and nothing else.
 
 pub(crate) mod finish;
 pub(crate) mod full;
 pub(crate) mod kernel;
+pub(crate) mod restricted;
 pub(crate) mod sample;
 pub(crate) mod split;

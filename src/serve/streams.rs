@@ -284,29 +284,7 @@ pub async fn completions(
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: Request,
 ) -> Result<Response, ApiError> {
-    // The head's timeout does not cover the body: a client that declares one and sends less
-    // would hold its connection for good.
-    let body = tokio::time::timeout(BODY_TIMEOUT, Bytes::from_request(request, &state))
-        .await
-        .map_err(|_| {
-            ApiError(
-                StatusCode::REQUEST_TIMEOUT,
-                format!(
-                    "the body did not arrive within {} s",
-                    BODY_TIMEOUT.as_secs()
-                ),
-            )
-        })?
-        .map_err(|e| {
-            // Said in the page's words: axum's own text names its internals ("Failed to
-            // buffer the request body").
-            let message = if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                format!("the body is too large: at most {MAX_BODY} bytes")
-            } else {
-                format!("the body could not be read (at most {MAX_BODY} bytes)")
-            };
-            ApiError(e.status(), message)
-        })?;
+    let body = read_body(request, &state).await?;
     let (partial, wanted) = read_placement(&body)?;
     let free_rows = partial.rows().iter().filter(|r| r.is_none()).count();
     let kind = (free_rows > QUICK_FREE_ROWS).then_some(Kind::Completions);
@@ -358,6 +336,32 @@ pub async fn completions(
         },
     )
     .await
+}
+
+/// A request's body, in at most [`BODY_TIMEOUT`]: the head's timeout does not cover the
+/// body, and a client that declares one and sends less would hold its connection for good.
+async fn read_body(request: Request, state: &Shared) -> Result<Bytes, ApiError> {
+    tokio::time::timeout(BODY_TIMEOUT, Bytes::from_request(request, state))
+        .await
+        .map_err(|_| {
+            ApiError(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the body did not arrive within {} s",
+                    BODY_TIMEOUT.as_secs()
+                ),
+            )
+        })?
+        .map_err(|e| {
+            // Said in the page's words: axum's own text names its internals ("Failed to
+            // buffer the request body").
+            let message = if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                format!("the body is too large: at most {MAX_BODY} bytes")
+            } else {
+                format!("the body could not be read (at most {MAX_BODY} bytes)")
+            };
+            ApiError(e.status(), message)
+        })
 }
 
 /// `GET /api/trace?n=N`: the steps of the search of n (up to [`MAX_TRACE_N`]), one line
