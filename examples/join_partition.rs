@@ -55,13 +55,20 @@
 //! counted the engine's way and the second way (`--double-check`, `audit`), alternately,
 //! and (`SEARCH` = 1, whole units only) by the search kept to the rows' columns; the
 //! values checked equal, and each way's thread time: what a check costs against the count.
+//!
+//! `join_partition traffic N PARTS SEED CACHE_KB TIMED`: parts drawn as `sample` draws them,
+//! each part's first west piece beside every east piece: the tests its count makes, the
+//! bytes of row numbers it reads, and how many bytes come from beyond a cache of `CACHE_KB`
+//! (a model of it: `nqueens::join::Traffic`); with `TIMED` = 1, the heaviest east piece's
+//! query timed as `--estimate` times a drawn piece (thread time), its nanoseconds per test
+//! and the bandwidth beyond the cache that asks of one core.
 
 use nqueens::join::Plan;
 use std::time::Instant;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | draws N PARTS SEED DRAWS WHOLE | estimate N SECONDS THREADS | largest N TASKS | sizes N [1] | queries N | ways N PARTS SEED SEARCH"
+        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | draws N PARTS SEED DRAWS WHOLE | estimate N SECONDS THREADS | largest N TASKS | sizes N [1] | queries N | ways N PARTS SEED SEARCH | traffic N PARTS SEED CACHE_KB TIMED"
     );
     std::process::exit(2);
 }
@@ -87,8 +94,75 @@ fn main() {
         (Some("ways"), [n, parts, seed, search]) => {
             ways(*n as u32, *parts, *seed as u64, *search == 1)
         }
+        (Some("traffic"), [n, parts, seed, cache_kb, timed]) => traffic(
+            *n as u32,
+            *parts,
+            *seed as u64,
+            *cache_kb as u64,
+            *timed == 1,
+        ),
         _ => usage(),
     }
+}
+
+/// `traffic N PARTS SEED CACHE_KB TIMED` (see the file's head).
+fn traffic(n: u32, parts: usize, seed: u64, cache_kb: u64, timed: bool) {
+    let plan = Plan::new(n, 14);
+    let clock = || std::time::Duration::from_secs_f64(thread_seconds());
+    println!(
+        "n\ttask\tpart\teast_pieces\ttests\tquery_B_per_test\tbeyond_query_B_per_test\tbeyond_table_B_per_test\ttimed_tests\ttimed_beyond_B_per_test\tns_per_test\tGB_per_s"
+    );
+    let mut all = nqueens::join::Traffic::default();
+    let (mut timed_all, mut seconds_all) = (nqueens::join::Traffic::default(), 0.0);
+    for (i, part) in drawn_parts(&plan, parts, seed) {
+        let pieces = plan.east_piece_traffic(i, part, 0, cache_kb << 10);
+        let mut sum = nqueens::join::Traffic::default();
+        pieces.iter().for_each(|&t| sum += t);
+        all += sum;
+        let per = |bytes: u64, t: &nqueens::join::Traffic| bytes as f64 / t.tests.max(1) as f64;
+        let (heaviest, piece) = pieces
+            .iter()
+            .enumerate()
+            .max_by_key(|(_, t)| t.tests)
+            .map(|(k, t)| (k, *t))
+            .unwrap_or_default();
+        let (ns, gbs) = if timed && piece.tests > 0 {
+            let secs = plan.east_piece_seconds(i, part, 0, heaviest, &clock);
+            timed_all += piece;
+            seconds_all += secs;
+            let ns = secs * 1e9 / piece.tests as f64;
+            (ns, piece.beyond_per_test() / ns)
+        } else {
+            (f64::NAN, f64::NAN)
+        };
+        println!(
+            "{n}\t{i}\t{part}\t{}\t{}\t{:.3}\t{:.3}\t{:.3}\t{}\t{:.3}\t{ns:.3}\t{gbs:.3}",
+            pieces.len(),
+            sum.tests,
+            per(sum.query_bytes, &sum),
+            per(sum.query_bytes_beyond, &sum),
+            per(sum.table_bytes_beyond, &sum),
+            piece.tests,
+            piece.beyond_per_test(),
+        );
+    }
+    let per = |bytes: u64| bytes as f64 / all.tests.max(1) as f64;
+    print!(
+        "# n = {n}: {parts} parts, {} tests; per test {:.3} bytes of row numbers, {:.3} from beyond {cache_kb} KB ({:.3} of them tables)",
+        all.tests,
+        per(all.query_bytes),
+        all.beyond_per_test(),
+        per(all.table_bytes_beyond),
+    );
+    if timed_all.tests > 0 {
+        let ns = seconds_all * 1e9 / timed_all.tests as f64;
+        print!(
+            "; timed pieces {ns:.3} ns a test, {:.3} bytes beyond a test: {:.3} GB/s a core",
+            timed_all.beyond_per_test(),
+            timed_all.beyond_per_test() / ns
+        );
+    }
+    println!();
 }
 
 fn check(n: u32, ks: &[usize]) {

@@ -90,6 +90,31 @@ fn scripts_with_bad_options_are_refused() {
 }
 
 #[test]
+fn memory_sensitivity_sh_checks_its_arguments_before_building() {
+    refused("memory-sensitivity.sh", &["-n", "18"], "sampled from 20");
+    refused(
+        "memory-sensitivity.sh",
+        &["-n", "22 x"],
+        "invalid board size 'x'",
+    );
+    refused(
+        "memory-sensitivity.sh",
+        &["-p", "0"],
+        "invalid run count '0'",
+    );
+    refused(
+        "memory-sensitivity.sh",
+        &["-R", "x"],
+        "invalid run count 'x'",
+    );
+    refused(
+        "memory-sensitivity.sh",
+        &["stray"],
+        "unexpected argument 'stray'",
+    );
+}
+
+#[test]
 fn bench_sh_names_an_unknown_engine() {
     refused("bench.sh", &["-e", "join foo"], "unknown engine 'foo'");
 }
@@ -110,6 +135,7 @@ fn scripts_help_prints_the_usage_and_exits_0() {
         "gpu-bench.sh",
         "frontier.sh",
         "compare-builds.sh",
+        "memory-sensitivity.sh",
     ] {
         let output = script(name, &["-h"]);
         let stdout = text(&output.stdout);

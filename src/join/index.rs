@@ -5,10 +5,12 @@
 use super::chunking::Chunking;
 use super::cuts::{CutPlan, Way};
 use super::group::fill_group;
-use super::hot::{CountHere, GROUP, GROUPS_AT_ONCE, Row};
+use super::hot::{CountHere, GROUP, Row};
 #[cfg(test)]
 use super::shape::Shape;
 use super::squeeze::{Gather, MAX_CUTS, Squeeze};
+use super::traffic::{Model, Traffic};
+use super::walk::{Pairing, SOFT_CUTS, Walk, block_bits, tile_bits};
 
 /// Calls `receiver.method::<C>()` for `C` the number of chunks `count` says: a constant for
 /// the compiler, so that the loops over a query's chunks are unrolled.
@@ -29,9 +31,6 @@ macro_rules! with_chunks {
 /// 20 with groups of 512: 512 with no soft cuts left groups 56 % full; 256 with the last two
 /// cuts soft was 10 % faster.
 pub(super) const BUCKET_TARGET: usize = 256;
-
-/// How many of a piece's cuts are soft ([`Keys`]).
-pub(super) const SOFT_CUTS: usize = 2;
 
 /// The bucket of a pattern: its hard cuts (squeezed out of the rest; a query skips the
 /// indexed buckets that hold one of its own) above its soft cuts (kept in the rest; they
@@ -270,68 +269,31 @@ impl Index {
         }
     }
 
-    /// Calls `pairing.pair(group, first, last)` for every group and run of prepared queries
-    /// `first..last` (in the order of [`Index::query_rests`]) whose pairs can share no
-    /// diagonal: the groups of each indexed bucket with a member clear of the queries' soft
-    /// cuts, against the query buckets clear of its hard cuts.
-    #[inline(always)]
-    pub(crate) fn each_pairing(&self, pairing: &mut impl Pairing) {
+    /// The walk of this index's groups against the prepared queries ([`Walk`]), tiled for
+    /// the size of its tables and of the queries' row numbers.
+    fn walk(&self) -> Walk<'_> {
         let keys = self.keys.expect("index built");
-        let bounds = &self.query_bounds;
-        let soft_count = keys.soft_count;
-        let all = (1usize << keys.hard.count) - 1;
-        // For each soft value of a query, the soft values of members clear of it, as bits.
-        let mut clear_of = [0u32; 1 << SOFT_CUTS];
-        for (soft, clear) in clear_of.iter_mut().enumerate().take(1 << soft_count) {
-            *clear = (0..1usize << soft_count)
-                .filter(|v| v & soft == 0)
-                .fold(0, |m, v| m | 1 << v);
+        let hard = keys.hard.count;
+        let block = block_bits(hard, self.tables.len() * std::mem::size_of::<Row>());
+        // What `query_rows_with` makes of the prepared queries (a tally reads only their rests).
+        let row_bytes = self.queries.len() * self.chunking.count() * std::mem::size_of::<u16>();
+        Walk {
+            starts: &self.starts,
+            softs: &self.softs,
+            query_bounds: &self.query_bounds,
+            hard,
+            soft_count: keys.soft_count,
+            block,
+            tile: tile_bits(hard, block, row_bytes),
         }
-        // Indexed bucket outside, query buckets inside: a bucket's groups (two of 16 KB at
-        // n = 22) stay in the first-level cache while every query bucket that can pair with
-        // it streams its row numbers past them. The other way round, each query bucket
-        // fetched its partners' tables anew, from tables of tens of MB once units reach
-        // 2^20 half-boards: n = 22 ran 1.3 to 1.5 times slower that way (a sample of its
-        // tasks on one thread), n = 20 some 10 % slower, n = 21 the same.
-        for y in 0..=all {
-            let groups = self.starts[y] as usize..self.starts[y + 1] as usize;
-            if groups.is_empty() {
-                continue;
-            }
-            // Query buckets that hold none of the hard cut diagonals this bucket holds.
-            let free = all & !y;
-            let mut hard = free;
-            loop {
-                for (soft, &clear) in clear_of.iter().enumerate().take(1 << soft_count) {
-                    let x = (hard << soft_count) | soft;
-                    let (first, last) = (bounds[x] as usize, bounds[x + 1] as usize);
-                    if first == last {
-                        continue;
-                    }
-                    // The groups with a member clear of the queries' soft cut diagonals,
-                    // a few at a time.
-                    let mut batch = [0; GROUPS_AT_ONCE];
-                    let mut held = 0;
-                    for g in groups.clone() {
-                        if self.softs[g] & clear != 0 {
-                            batch[held] = g;
-                            held += 1;
-                            if held == GROUPS_AT_ONCE {
-                                pairing.pair_groups(&batch, first, last);
-                                held = 0;
-                            }
-                        }
-                    }
-                    if held > 0 {
-                        pairing.pair_groups(&batch[..held], first, last);
-                    }
-                }
-                if hard == 0 {
-                    break;
-                }
-                hard = (hard - 1) & free;
-            }
-        }
+    }
+
+    /// Calls `pairing.pair_groups(groups, first, last)` for every group and run of prepared
+    /// queries `first..last` (in the order of [`Index::query_rests`]) whose pairs can share
+    /// no diagonal, in the tiled order of [`Walk::each_pairing`].
+    #[inline(always)]
+    pub(crate) fn each_pairing<P: Pairing>(&self, pairing: &mut P) {
+        self.walk().each_pairing(pairing);
     }
 
     /// The work a count of `patterns` against this index would do, without doing it: the
@@ -345,6 +307,20 @@ impl Index {
         let mut tally = Tally(0);
         self.each_pairing(&mut tally);
         tally.0
+    }
+
+    /// What a count of `patterns` against this index would read, and how much of it from
+    /// beyond a cache of `cache` bytes ([`super::traffic`]), without counting.
+    pub(super) fn traffic<G: Gather>(
+        &mut self,
+        gather: G,
+        patterns: &[u64],
+        cache: u64,
+    ) -> Traffic {
+        self.prepare_query_rests(gather, patterns);
+        let mut model = Model::new(cache, self.chunking.count(), self.chunking.rows());
+        self.each_pairing(&mut model);
+        model.traffic
     }
 
     /// The prepared queries' rests: the row query `q` reads of chunk `c` (the chunks of
@@ -438,23 +414,6 @@ pub(crate) fn pairs_of_patterns(
     (index.count(gather, &east), width)
 }
 
-/// What [`Index::each_pairing`] does with each group and the run of queries that can pair
-/// with its members. A trait, not a closure: a closure would not inherit the target features
-/// of the build that inlines the pair loop (the hot loop ran 1.5 times slower in one).
-pub(crate) trait Pairing {
-    /// Group `group` against the prepared queries `first..last`.
-    fn pair(&mut self, group: usize, first: usize, last: usize);
-
-    /// Each of `groups` (one to [`GROUPS_AT_ONCE`], of one indexed bucket) against the
-    /// prepared queries `first..last`: the hot loop reads each query once for all of them.
-    #[inline(always)]
-    fn pair_groups(&mut self, groups: &[usize], first: usize, last: usize) {
-        for &g in groups {
-            self.pair(g, first, last);
-        }
-    }
-}
-
 /// Adds up the queries of each pairing ([`Index::work`]).
 struct Tally(u64);
 
@@ -479,6 +438,7 @@ impl<const CHUNKS: usize> Pairing for CountHere<'_, CHUNKS> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::join::hot::GROUPS_AT_ONCE;
     use crate::join::squeeze::Portable;
 
     /// The work of a query ([`Index::work`], what `--estimate` draws east pieces by) is the

@@ -58,14 +58,16 @@ mod shares;
 mod simd;
 mod slice;
 mod squeeze;
+mod traffic;
 mod unit;
+mod walk;
 mod weight;
 
 #[cfg(all(test, feature = "gpu"))]
 pub(crate) use index::pairs_of_patterns;
 pub(crate) use sampler::splitmix;
 #[cfg(feature = "gpu")]
-pub(crate) use {index::Index, index::Pairing, squeeze::Gather, unit::Pairs};
+pub(crate) use {index::Index, squeeze::Gather, unit::Pairs, walk::Pairing};
 
 pub use memory::table_bytes;
 pub use memory::{
@@ -77,5 +79,7 @@ pub use plan::{
     AUTO_FROM, JoinTask, MAX_DEPTH, MAX_N, MIN_N, MORE_TASKS_FROM, MOST_THREADS, Plan,
     TASKS_PER_THREAD, auto_depth, clamp_depth, supports,
 };
+#[doc(hidden)]
+pub use traffic::Traffic;
 #[doc(hidden)]
 pub use weight::PartSizes;

@@ -13,8 +13,9 @@
 
 use super::cuts::CutPlan;
 use super::half::Part;
-use super::index::{BUCKET_TARGET, SOFT_CUTS};
+use super::index::BUCKET_TARGET;
 use super::squeeze::MAX_CUTS;
+use super::walk::SOFT_CUTS;
 
 /// One in the fixed point of odds and factors, which are in 2^-32 (`odds.rs`, `holds.rs`,
 /// [`UnitParts::factors`]).

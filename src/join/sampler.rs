@@ -5,6 +5,7 @@
 //! ([`Plan::time_part`]); and the measurements the weights and the draws are fitted to.
 
 use super::plan::{Plan, Table};
+use super::traffic::Traffic;
 use std::time::Duration;
 
 /// What a count of a unit does besides counting, to time a sample of it: which pieces it
@@ -31,6 +32,10 @@ pub(super) struct Sampler<'c> {
     pub(super) east_halves: Vec<u64>,
     /// Whether it weighs them.
     pub(super) weighs: bool,
+    /// Where it weighs them with a model of a cache of this many bytes: what each east
+    /// piece's count would read, and how much from beyond the cache ([`super::traffic`]).
+    pub(super) traffic_cache: Option<u64>,
+    pub(super) east_traffic: Vec<Traffic>,
     /// Time generating the west side, all of it; building the picked piece's index; the
     /// east side's join beside the first west piece (a sampler that only counts pieces) or
     /// the picked one: generating every east piece, and querying the picked one.
@@ -51,6 +56,8 @@ impl<'c> Sampler<'c> {
             east_work: Vec::new(),
             east_halves: Vec::new(),
             weighs: false,
+            traffic_cache: None,
+            east_traffic: Vec::new(),
             west_generation: Duration::ZERO,
             build: Duration::ZERO,
             east_join: Duration::ZERO,
@@ -189,6 +196,39 @@ impl Plan {
                 (weighed.east_work[east], weighed.east_halves[east], query)
             })
             .collect()
+    }
+
+    /// Each east piece of part `part` of task `index` beside its west piece `west`: what its
+    /// count would read, and how much of it from beyond a cache of `cache` bytes
+    /// ([`Traffic`]); for the measurements of memory traffic.
+    #[doc(hidden)]
+    pub fn east_piece_traffic(
+        &self,
+        index: usize,
+        part: usize,
+        west: usize,
+        cache: u64,
+    ) -> Vec<Traffic> {
+        let run = self.part_count(index, part);
+        let clock = || Duration::ZERO;
+        let mut weighed = Sampler::weigh(&clock, west);
+        weighed.traffic_cache = Some(cache);
+        run(Some(&mut weighed));
+        weighed.east_traffic
+    }
+
+    /// The seconds of querying east piece `east` of part `part` of task `index` against its
+    /// west piece `west`, in `clock`'s time, as [`Plan::time_part`] times a drawn piece.
+    #[doc(hidden)]
+    pub fn east_piece_seconds(
+        &self,
+        index: usize,
+        part: usize,
+        west: usize,
+        east: usize,
+        clock: &dyn Fn() -> Duration,
+    ) -> f64 {
+        time_query(&self.part_count(index, part), clock, west, east).0
     }
 
     /// The work of part `part` of task `index`: the pairs of a group and a query its count

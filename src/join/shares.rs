@@ -151,7 +151,8 @@ fn whole(x: f32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::join::index::{BUCKET_TARGET, SOFT_CUTS};
+    use crate::join::index::BUCKET_TARGET;
+    use crate::join::walk::SOFT_CUTS;
     use crate::join::partition::{MAX_BITS, Policy};
     use crate::join::squeeze::MAX_CUTS;
 

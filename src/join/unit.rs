@@ -304,6 +304,9 @@ impl Plan {
                             if s.weighs {
                                 s.east_work.push(index.work(gather, halves));
                                 s.east_halves.push(halves.len() as u64);
+                                if let Some(cache) = s.traffic_cache {
+                                    s.east_traffic.push(index.traffic(gather, halves, cache));
+                                }
                             }
                             false
                         }

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# How much the join engine slows when the memory it streams from is shared: one thread of the
+# join counts a fixed sample of parts (`join_partition traffic`: each part's heaviest pair of
+# pieces, timed by thread time) on the first core, alone and with a memory stream (STREAM's
+# copy, examples/memory_stream.rs) running on the second, alternately, the order flipped each
+# round. The ratio of its nanoseconds a test with the stream to alone is a small machine's
+# signal of what a full node's cores, all streaming, would meet. Prints, for each size, the
+# model's bytes a test from beyond the second-level cache and the ratios.
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: scripts/memory-sensitivity.sh [-n "SIZES"] [-p PARTS] [-R ROUNDS] [-h]
+
+Times one thread of the join on a sample of parts of each size, alone and beside a memory
+stream on another core, alternately, and prints the slowdown.
+
+  -n SIZES    board sizes, from 20 (default "22 26 28")
+  -p PARTS    parts drawn at each size (default 6)
+  -R ROUNDS   rounds, each timed alone and with the stream (default 3)
+  -h          this help
+EOF
+}
+
+# Says what is wrong and how to call the script, on stderr; exits 2.
+bad() {
+  echo "memory-sensitivity.sh: $1" >&2
+  usage >&2
+  exit 2
+}
+
+sizes="22 26 28"
+parts=6
+rounds=3
+while getopts ":n:p:R:h" opt; do
+  case $opt in
+    n) sizes=$OPTARG ;;
+    p) parts=$OPTARG ;;
+    R) rounds=$OPTARG ;;
+    h) usage; exit 0 ;;
+    :) bad "-$OPTARG needs a value" ;;
+    *) bad "unknown option -$OPTARG" ;;
+  esac
+done
+shift $((OPTIND - 1))
+[ $# = 0 ] || bad "unexpected argument '$1'"
+
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
+check_sizes "$sizes"
+for n in $sizes; do
+  [ "$n" -ge 20 ] || bad "invalid board size '$n': the join's pieces are sampled from 20"
+done
+check_runs "$parts"
+check_runs "$rounds"
+[ "$(nproc)" -ge 2 ] || bad "needs two cores: one for the join, one for the stream"
+command -v taskset >/dev/null || bad "needs taskset (util-linux) to keep each on its core"
+root=$(cd "$(dirname "$0")/.." && pwd)
+build_release --example join_partition --example memory_stream
+
+# The join's nanoseconds a test on the sample of size $1, on the first core; prints the
+# summary line's figure. With $2 = stream, a memory stream runs on the second core meanwhile.
+ns_per_test() {
+  local n=$1 stream=${2:-} pid= line
+  if [ "$stream" = stream ]; then
+    taskset -c 1 "$release/examples/memory_stream" 100000 512 >/dev/null &
+    pid=$!
+    # Its buffers written before the join starts.
+    sleep 2
+  fi
+  line=$(taskset -c 0 "$release/examples/join_partition" traffic "$n" "$parts" 7 2048 1 | tail -1)
+  if [ -n "$pid" ]; then
+    kill "$pid"
+    wait "$pid" 2>/dev/null || true
+  fi
+  sed -E 's/.*timed pieces ([0-9.]+) ns a test.*/\1/' <<<"$line"
+  echo "$line" >&2
+}
+
+# The median of the numbers given.
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+echo "memory-sensitivity.sh: $(commit_of) · $(cpu_model), $(nproc) cores · $(date -u +%Y-%m-%d) · $parts parts a size, $rounds rounds, alternated"
+echo
+echo "| n | ns a test alone | with a stream | ratio (median) | ratio (range) |"
+echo "|---:|---:|---:|---:|---:|"
+for n in $sizes; do
+  alone=() beside=() ratios=()
+  for round in $(seq "$rounds"); do
+    if [ $((round % 2)) = 1 ]; then
+      a=$(ns_per_test "$n")
+      b=$(ns_per_test "$n" stream)
+    else
+      b=$(ns_per_test "$n" stream)
+      a=$(ns_per_test "$n")
+    fi
+    alone+=("$a") beside+=("$b")
+    ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", b / a }')")
+  done
+  range=$(printf '%s\n' "${ratios[@]}" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f-%.3f", lo, hi }')
+  printf '| %s | %.3f | %.3f | %.3f | %s |\n' "$n" "$(median "${alone[@]}")" "$(median "${beside[@]}")" "$(median "${ratios[@]}")" "$range"
+done
