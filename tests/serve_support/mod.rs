@@ -1,10 +1,14 @@
-//! What the serve tests share: a real `nqueens serve` on a free loopback port, and an HTTP
-//! client that returns error statuses instead of failing on them. Nothing here can hang a
-//! test: every HTTP call has a deadline, the server's start and stop are waited for within
-//! a bound, and a server still running after [`SERVER_LIFETIME`] is killed.
+//! What the serve tests share: a real `nqueens serve` on a free loopback port, an HTTP client
+//! that returns error statuses instead of failing on them, the API calls that more than one
+//! test file makes, and ([`browser`]) the headless browser of the browser tests. Nothing here
+//! can hang a test: every HTTP call has a deadline, the server's start and stop are waited
+//! for within a bound, and a server still running after [`SERVER_LIFETIME`] is killed.
 
 #![allow(dead_code)]
 
+pub mod browser;
+
+use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
@@ -180,4 +184,61 @@ pub fn read_until_closed(
             Err(_) => return (received, None),
         }
     }
+}
+
+/// GET: the status and the JSON body.
+pub fn get(server: &Server, path: &str) -> (u16, Value) {
+    let mut response = agent().get(&server.at(path)).call().unwrap();
+    let status = response.status().as_u16();
+    (status, response.body_mut().read_json().unwrap())
+}
+
+/// Every line of a JSON Lines response.
+pub fn lines(response: ureq::http::Response<ureq::Body>) -> Vec<Value> {
+    BufReader::new(response.into_body().into_reader())
+        .lines()
+        .map(|l| serde_json::from_str(&l.unwrap()).unwrap())
+        .collect()
+}
+
+/// POSTs a placement to the completions endpoint as `client`.
+pub fn completions(server: &Server, client: &str, body: &str) -> ureq::http::Response<ureq::Body> {
+    agent()
+        .post(&server.at("api/completions"))
+        .header("x-client", client)
+        .header("content-type", "application/json")
+        .send(body)
+        .unwrap()
+}
+
+/// Waits until the server runs `jobs` heavy jobs.
+pub fn wait_for_jobs(server: &Server, jobs: u64) {
+    let started = Instant::now();
+    loop {
+        let (_, status) = get(server, "api/status");
+        if status["jobs"] == jobs {
+            return;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "still {status}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The lines of a stream still to come.
+pub type Stream = std::io::Lines<BufReader<ureq::BodyReader<'static>>>;
+
+/// Starts a live count of n as `client` and waits until it runs: the lines after its first.
+pub fn running_count(server: &Server, n: u32, client: &str) -> Stream {
+    let response = agent()
+        .get(&server.at(&format!("api/count?n={n}")))
+        .header("x-client", client)
+        .call()
+        .unwrap();
+    let mut reader = BufReader::new(response.into_body().into_reader()).lines();
+    assert!(reader.next().unwrap().unwrap().contains("progress"));
+    wait_for_jobs(server, 1);
+    reader
 }
