@@ -58,9 +58,9 @@ command -v taskset >/dev/null || bad "needs taskset (util-linux) to keep each on
 root=$(cd "$(dirname "$0")/.." && pwd)
 build_release --example join_partition --example memory_stream
 
-# The join's nanoseconds a test on the sample of size $1, on the first core; prints the
-# summary line's figure. With $2 = stream, a memory stream runs on the second core meanwhile.
-ns_per_test() {
+# The summary line of the join's run on the sample of size $1, on the first core. With
+# $2 = stream, a memory stream runs on the second core meanwhile.
+summary() {
   local n=$1 stream=${2:-} pid= line
   if [ "$stream" = stream ]; then
     taskset -c 1 "$release/examples/memory_stream" 100000 512 >/dev/null &
@@ -73,30 +73,41 @@ ns_per_test() {
     kill "$pid"
     wait "$pid" 2>/dev/null || true
   fi
-  sed -E 's/.*timed pieces ([0-9.]+) ns a test.*/\1/' <<<"$line"
   echo "$line" >&2
+  echo "$line"
 }
+
+# A figure of a summary line ($1): the number before the words $2.
+figure() { sed -E "s|.* ([0-9.]+) $2.*|\1|" <<<"$1"; }
 
 # The median of the numbers given.
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "memory-sensitivity.sh: $(commit_of) · $(cpu_model), $(nproc) cores · $(date -u +%Y-%m-%d) · $parts parts a size, $rounds rounds, alternated"
 echo
-echo "| n | ns a test alone | with a stream | ratio (median) | ratio (range) |"
-echo "|---:|---:|---:|---:|---:|"
+echo "| n | bytes a test beyond L2 (model) | ns a test alone | with a stream | ratio (median) | ratio (range) | GB/s a core | 64 cores | 192 cores |"
+echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in $sizes; do
-  alone=() beside=() ratios=()
+  alone=() beside=() ratios=() rates=()
   for round in $(seq "$rounds"); do
     if [ $((round % 2)) = 1 ]; then
-      a=$(ns_per_test "$n")
-      b=$(ns_per_test "$n" stream)
+      a=$(summary "$n")
+      b=$(summary "$n" stream)
     else
-      b=$(ns_per_test "$n" stream)
-      a=$(ns_per_test "$n")
+      b=$(summary "$n" stream)
+      a=$(summary "$n")
     fi
+    bytes=$(figure "$a" "from beyond")
+    rates+=("$(figure "$a" "GB/s a core")")
+    a=$(figure "$a" "ns a test") b=$(figure "$b" "ns a test")
     alone+=("$a") beside+=("$b")
     ratios+=("$(awk -v a="$a" -v b="$b" 'BEGIN { printf "%.4f", b / a }')")
   done
   range=$(printf '%s\n' "${ratios[@]}" | sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.3f-%.3f", lo, hi }')
-  printf '| %s | %.3f | %.3f | %.3f | %s |\n' "$n" "$(median "${alone[@]}")" "$(median "${beside[@]}")" "$(median "${ratios[@]}")" "$range"
+  rate=$(median "${rates[@]}")
+  printf '| %s | %.2f | %.3f | %.3f | %.3f | %s | %.2f | %.0f | %.0f |\n' "$n" "$bytes" "$(median "${alone[@]}")" \
+    "$(median "${beside[@]}")" "$(median "${ratios[@]}")" "$range" "$rate" \
+    "$(awk -v r="$rate" 'BEGIN { print 64 * r }')" "$(awk -v r="$rate" 'BEGIN { print 192 * r }')"
 done
+echo
+echo "GB/s a core: the model's bytes from beyond a 2 MB second-level cache over the time of the join alone; 64 and 192 cores: that times the cores, what a node's memory would be asked for."

@@ -1,13 +1,14 @@
 //! The join's hot loop: a run of queries counted against the tables of one to
-//! [`GROUPS_AT_ONCE`] groups of an index (`index.rs` builds the tables and walks the pairs of
-//! groups and runs of queries that can share no diagonal).
+//! [`GROUPS_AT_ONCE`] groups of an index (`index.rs` builds the tables, `walk.rs` walks the
+//! pairs of groups and runs of queries that can share no diagonal).
 //!
-//! What bounds it from n = 26 on is memory, not arithmetic: a run of queries' row numbers
-//! streams from memory past a bucket's groups, whose tables stay in the caches. So the row
-//! numbers are 16 bits, and a query's are read once for every group of the bucket it pairs
-//! with, not once per group. Twelve n = 26 parts (`join_partition sample 26 12 7`, one
-//! thread, rows read unchecked) took 17.1-17.3 s with 16-bit row numbers against 18.1-18.6 s
-//! with 32-bit ones (18.5-20.2 s with every row read checked).
+//! What it reads is a run of queries' row numbers, streaming past a bucket's groups, whose
+//! tables stay in the first-level cache. So the row numbers are 16 bits, and a query's are
+//! read once for every group of the bucket it pairs with, not once per group. Twelve n = 26
+//! parts (`join_partition sample 26 12 7`, one thread, rows read unchecked) took 17.1-17.3 s
+//! with 16-bit row numbers against 18.1-18.6 s with 32-bit ones (18.5-20.2 s with every row
+//! read checked). Where those row numbers come from is the walk's concern: tiled, mostly
+//! from the second-level cache.
 
 /// Words in a row of a group: one bit per half-board, 512 half-boards to a group, one
 /// AVX-512 vector (two AVX2 ones) per row.

@@ -152,9 +152,9 @@ fn whole(x: f32) -> u64 {
 mod tests {
     use super::*;
     use crate::join::index::BUCKET_TARGET;
-    use crate::join::walk::SOFT_CUTS;
     use crate::join::partition::{MAX_BITS, Policy};
     use crate::join::squeeze::MAX_CUTS;
+    use crate::join::walk::SOFT_CUTS;
 
     /// The shares of `unit` by `bits` cuts, each cut held by its west half-boards apart
     /// from the others.
