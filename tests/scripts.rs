@@ -269,3 +269,32 @@ fn an_output_file_that_cannot_be_written_is_refused_before_building() {
         refused(name, &[option, ""], &format!("{option} needs a file name"));
     }
 }
+
+/// The pages call the scripts directly (`scripts/frontier.sh`, `scripts/compare-builds.sh`):
+/// those two were once committed without their executable bit, so that the command the
+/// benchmarks page gives failed with "Permission denied". Every script but `common.sh` (which
+/// the others source) is executable and runs as called, without `bash` in front.
+#[test]
+fn frontier_sh_and_compare_builds_sh_were_not_executable() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = format!("{}/scripts", env!("CARGO_MANIFEST_DIR"));
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".sh") && name != "common.sh")
+        .collect();
+    names.sort();
+    assert!(names.len() >= 7, "{names:?}");
+    for name in names {
+        let path = format!("{dir}/{name}");
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_ne!(mode & 0o111, 0, "{name} is not executable: {mode:o}");
+        let output = Command::new(&path)
+            .arg("-h")
+            .stdin(Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(output.status.success(), "{name}: {output:?}");
+        assert!(text(&output.stdout).starts_with(&format!("usage: scripts/{name}")));
+    }
+}

@@ -7,6 +7,7 @@ use super::args::{
     AuditArgs, Cli, Command, CountArgs, EngineArg, FindArgs, FormatArg, MergeArgs, ProgressArg,
     SelftestArgs, SolveArgs, SymmetryArg, VerifyArgs,
 };
+use super::progress::ProgressMode;
 use super::values::MemorySize;
 use nqueens::format::Format;
 use nqueens::stream::Order;
@@ -262,17 +263,6 @@ fn format(arg: FormatArg) -> Format {
         FormatArg::Leetcode => Format::Leetcode,
         FormatArg::Svg => Format::Svg,
     }
-}
-
-/// When to draw the progress bar.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProgressMode {
-    /// When stderr is a terminal and the run is long enough to matter.
-    Auto,
-    /// Always.
-    Always,
-    /// Never.
-    Never,
 }
 
 /// How the result is printed.

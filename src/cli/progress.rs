@@ -12,7 +12,6 @@
 //! the environment variable `NQUEENS_PROGRESS_INTERVAL_MS` (for the tests, which cannot wait
 //! ten seconds), down to 5 ms.
 
-use super::config::ProgressMode;
 use super::stderr::say;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use nqueens::Progress;
@@ -22,6 +21,17 @@ use std::sync::mpsc::{self, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
+
+/// When to draw the progress bar (`--progress`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProgressMode {
+    /// When stderr is a terminal and the run is long enough to matter.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
 
 /// Runs shorter than this never show a bar in `auto` mode: it would only flicker.
 const AUTO_DELAY: Duration = Duration::from_millis(500);

@@ -1,7 +1,7 @@
 // The join engine's pair count: one workgroup counts one item, a group of up to 512 indexed
 // half-boards against queries (half-boards of the other side: those of every bucket that can
 // pair with the group), the same test the CPU's hot loop makes (`count_groups` in
-// src/join/hot.rs).
+// src/join/count/hot.rs).
 //
 // A group's table has one row of 512 bits (four vec4<u32>) for each value of each chunk of a
 // pattern's rest: the members free of the diagonals that value holds. A query reads one row

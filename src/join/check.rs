@@ -4,11 +4,11 @@
 //! described row by row for the search kept to those rows' columns
 //! (`search::restricted`), which shares none of the join's code.
 
-use super::cuts::Way;
-use super::layout::{allowed_columns, jobs_of};
-use super::partition::Partition;
-use super::plan::Plan;
-use super::unit::Here;
+use super::count::unit::Here;
+use super::plan::cuts::Way;
+use super::plan::layout::{allowed_columns, jobs_of};
+use super::plan::partition::Partition;
+use super::plan::tasks::Plan;
 use crate::search::restricted;
 
 impl Plan {
@@ -80,7 +80,7 @@ impl Plan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::join::unit::Pairs;
+    use crate::join::count::unit::Pairs;
 
     /// Every task of n = 12 and 13 (even, odd), and every 40th of n = 16 and 17: the second
     /// way and the restricted search give each task's value, and the tasks add up to the
@@ -119,10 +119,10 @@ mod tests {
     fn a_fault_at_one_place_of_the_tables_makes_the_two_ways_disagree() {
         struct StuckBit;
         impl Pairs for StuckBit {
-            fn count<G: crate::join::squeeze::Gather>(
+            fn count<G: crate::join::count::squeeze::Gather>(
                 &mut self,
                 gather: G,
-                index: &mut crate::join::index::Index,
+                index: &mut crate::join::count::index::Index,
                 east: &[u64],
                 multiplicity: u32,
             ) -> u128 {

@@ -8,13 +8,13 @@
 //! `S` is the number of pairs of half-boards whose diagonal sets are disjoint, and the total is
 //! the sum over all `S`. No search runs over a whole board.
 //!
-//! * **Half-boards from quarters** (`quarter`, `half`). One table holds every placement of
+//! * **Half-boards from quarters** (`count::quarter`, `count::half`). One table holds every placement of
 //!   non-attacking queens in the north-west quarter, filed by the rows and columns it uses
 //!   (built once per count, on first use); the other three quarters are its mirror images,
 //!   read through the same table (`View`). A west half-board is a north-west entry beside a
 //!   south-west entry that uses the other west columns, when their diagonals do not meet: one
 //!   AND of two words per candidate.
-//! * **Counting pairs in bulk** (`index`, `simd`). Only the diagonals that both halves can
+//! * **Counting pairs in bulk** (`count::index`, `count::simd`). Only the diagonals that both halves can
 //!   reach matter: `2n - 2` of them at most, one `u64` per half-board. One side's half-boards
 //!   are filed in buckets by a few central diagonals (a half-board of the other side that
 //!   holds one of those diagonals skips every bucket that holds it too; the last two cuts
@@ -30,7 +30,7 @@
 //!   (eight times each), and the rest of the board is joined as above; the centre queen keeps
 //!   all symmetries and uses the even-board scheme. The placed queens count as part of the
 //!   east half-board, so a set of west rows is one unit of work for all the placements.
-//! * **Tasks and memory** (`plan`, `memory`). Each set of west rows is one unit of work; units are grouped into
+//! * **Tasks and memory** (`plan::tasks`, `plan::memory`). Each set of west rows is one unit of work; units are grouped into
 //!   numbered tasks by the sides of the queens in the first rows, so the driver, progress,
 //!   checkpoints, shards and MPI treat this engine like the others. A thread holds the
 //!   half-boards of one unit at a time; under a memory limit it holds at most a given number
@@ -38,48 +38,28 @@
 
 mod binomial;
 mod check;
-mod chunking;
-mod cuts;
-mod group;
-mod half;
-mod holds;
-mod hot;
-mod index;
-mod layout;
-mod memory;
-mod odds;
-mod partition;
-mod patterns;
+mod count;
 mod plan;
-mod quarter;
 mod sampler;
 mod shape;
-mod shares;
-mod simd;
-mod slice;
-mod squeeze;
-mod traffic;
-mod unit;
-mod walk;
-mod weight;
 
 #[cfg(all(test, feature = "gpu"))]
-pub(crate) use index::pairs_of_patterns;
-pub(crate) use sampler::splitmix;
+pub(crate) use count::unit::pairs_of_patterns;
 #[cfg(feature = "gpu")]
-pub(crate) use {index::Index, squeeze::Gather, unit::Pairs, walk::Pairing};
+pub(crate) use count::{index::Index, squeeze::Gather, unit::Pairs, walk::Pairing};
+pub(crate) use sampler::splitmix;
 
-pub use memory::table_bytes;
-pub use memory::{
+#[doc(hidden)]
+pub use count::traffic::Traffic;
+pub use plan::memory::table_bytes;
+pub use plan::memory::{
     DEFAULT_PIECE, DEVICE_BATCH_BYTES, DEVICE_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes,
     piece_for,
 };
-pub use partition::{MAX_BITS, Policy, TASK_NANOS};
-pub use plan::{
+pub use plan::partition::{MAX_BITS, Policy, TASK_NANOS};
+pub use plan::tasks::{
     AUTO_FROM, JoinTask, MAX_DEPTH, MAX_N, MIN_N, MORE_TASKS_FROM, MOST_THREADS, Plan,
     TASKS_PER_THREAD, auto_depth, clamp_depth, supports,
 };
 #[doc(hidden)]
-pub use traffic::Traffic;
-#[doc(hidden)]
-pub use weight::PartSizes;
+pub use plan::weight::PartSizes;

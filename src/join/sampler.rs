@@ -4,8 +4,8 @@
 //! east one by what its query is expected to cost) and its time scaled to the part's
 //! ([`Plan::time_part`]); and the measurements the weights and the draws are fitted to.
 
-use super::plan::{Plan, Table};
-use super::traffic::Traffic;
+use super::count::traffic::Traffic;
+use super::plan::tasks::{Plan, Table};
 use std::time::Duration;
 
 /// What a count of a unit does besides counting, to time a sample of it: which pieces it
@@ -26,14 +26,14 @@ pub(super) struct Sampler<'c> {
     /// Where the sampler makes the east pieces beside its west piece without querying any
     /// ([`Sampler::weigh`]): each east piece's work against that piece's index, the pairs
     /// of a group and a query that the count would test
-    /// ([`Index::work`](super::index::Index::work)).
+    /// ([`Index::work`](super::count::index::Index::work)).
     pub(super) east_work: Vec<u64>,
     /// Likewise, each east piece's half-boards.
     pub(super) east_halves: Vec<u64>,
     /// Whether it weighs them.
     pub(super) weighs: bool,
     /// Where it weighs them with a model of a cache of this many bytes: what each east
-    /// piece's count would read, and how much from beyond the cache ([`super::traffic`]).
+    /// piece's count would read, and how much from beyond the cache ([`super::count::traffic`]).
     pub(super) traffic_cache: Option<u64>,
     pub(super) east_traffic: Vec<Traffic>,
     /// Time generating the west side, all of it; building the picked piece's index; the
@@ -176,7 +176,7 @@ impl Plan {
     }
 
     /// Each east piece of part `part` of task `index` beside its first west piece: its work
-    /// ([`Index::work`](super::index::Index::work)), its half-boards, and the seconds of
+    /// ([`Index::work`](super::count::index::Index::work)), its half-boards, and the seconds of
     /// querying it in `clock`'s time, as [`Plan::time_part`] times a drawn piece (signed: a
     /// small piece's time, a difference of two runs, may come out below zero); for fitting
     /// what pieces are drawn by ([`EAST_TESTS_PER_HALF_BOARD`]).
@@ -394,9 +394,9 @@ pub(crate) fn splitmix(state: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::join::cuts::Way;
-    use crate::join::partition::Partition;
-    use crate::join::unit::{Here, Scratch, UnitCount};
+    use crate::join::count::unit::{Here, Scratch, UnitCount};
+    use crate::join::plan::cuts::Way;
+    use crate::join::plan::partition::Partition;
     use std::cell::Cell;
 
     /// Pieces are drawn as often as their odds say, an empty one seldom, and alike when

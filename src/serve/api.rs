@@ -13,7 +13,7 @@ use super::limits::{
     MAX_FIND_N, MAX_INDEX_N, MAX_LIVE_N, MAX_N, MAX_TRACE_N, QUICK_FREE_ROWS, SPARSE_N,
 };
 use super::params::{ApiError, Params, QueryResult, count_json, parse_k, parse_solution, plural};
-use super::{Shared, client_id};
+use super::state::{Shared, client_id};
 use axum::Json;
 use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, StatusCode};

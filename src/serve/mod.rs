@@ -12,6 +12,7 @@ mod conn;
 mod jobs;
 mod limits;
 mod params;
+mod state;
 mod streams;
 
 use crate::cli::config::ServeConfig;
@@ -26,9 +27,8 @@ use axum::middleware::{Next, from_fn};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use jobs::Jobs;
-use nqueens::browse::Index;
+use state::{ServerState, Shared};
 use std::io::Write;
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::OnceCell;
@@ -36,16 +36,6 @@ use tokio::sync::OnceCell;
 /// How long open streams get to end after Ctrl-C before the server stops anyway; the whole
 /// stop, blocking jobs included, takes about this long at most.
 const GRACE: Duration = Duration::from_millis(500);
-
-/// What every request handler shares.
-pub struct ServerState {
-    jobs: Arc<Jobs>,
-    /// The index of each board up to [`limits::MAX_INDEX_N`], built on first use.
-    indexes: Vec<OnceCell<Arc<Index>>>,
-}
-
-/// The shared state as handlers take it.
-pub type Shared = Arc<ServerState>;
 
 /// The page's files: path, content type, bytes.
 const ASSETS: [(&str, &str, &str); 3] = [
@@ -286,16 +276,6 @@ async fn asset(method: Method, uri: Uri) -> Response {
         )
         .into_response(),
     }
-}
-
-/// Who asked: the page's own id for its tab (the `x-client` header), else the peer's address.
-/// A client has at most one heavy job at a time.
-fn client_id(headers: &HeaderMap, peer: SocketAddr) -> String {
-    headers
-        .get("x-client")
-        .and_then(|v| v.to_str().ok())
-        .filter(|v| !v.is_empty() && v.len() <= 64)
-        .map_or_else(|| format!("ip {}", peer.ip()), |v| format!("id {v}"))
 }
 
 /// Opens `url` in the default browser; failing to is a warning, not an error.

@@ -10,7 +10,7 @@
 use super::jobs::{CancelOnDrop, Flag, Kind};
 use super::limits::{MAX_LIVE_N, MAX_N, MAX_TRACE_N, QUICK_FREE_ROWS};
 use super::params::{ApiError, Params, QueryResult, count_json, message};
-use super::{Shared, client_id};
+use super::state::{Shared, client_id};
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, FromRequest, Request, State};
 use axum::http::{HeaderMap, StatusCode, header};

@@ -2,24 +2,24 @@
 //! layout counted against each piece; with a [`Sampler`] (`sampler.rs`, for `count
 //! --estimate`), only the pieces it picks, timed.
 
-use super::cuts::{CutPlan, Way};
 use super::half::{Cursor, Part, Place, Side};
 use super::index::Index;
-use super::layout::{Job, jobs_of};
-use super::memory::longest_run;
-use super::partition::Partition;
-use super::plan::{Plan, Table};
-use super::sampler::Sampler;
 use super::simd::WithGather;
-use super::slice::Slice;
 use super::squeeze::Gather;
+use crate::join::plan::cuts::{CutPlan, Way};
+use crate::join::plan::layout::{Job, jobs_of};
+use crate::join::plan::memory::longest_run;
+use crate::join::plan::partition::Partition;
+use crate::join::plan::slice::Slice;
+use crate::join::plan::tasks::{Plan, Table};
+use crate::join::sampler::Sampler;
 use std::cell::RefCell;
 use std::time::Duration;
 
 /// A thread's buffers, kept between units so that joining allocates only when a unit is
 /// larger than any before it.
 #[derive(Default)]
-pub(super) struct Scratch {
+pub(in crate::join) struct Scratch {
     east: Vec<u64>,
     west: Vec<u64>,
     west_souths: Vec<[u64; 2]>,
@@ -67,7 +67,7 @@ pub(crate) trait Pairs {
 }
 
 /// The pairs counted here, in the hot loop ([`Index::count`]).
-pub(super) struct Here;
+pub(in crate::join) struct Here;
 
 impl Pairs for Here {
     #[inline(always)]
@@ -96,16 +96,16 @@ fn since(clock: Option<&dyn Fn() -> Duration>, start: Option<Duration>) -> Durat
 }
 
 /// One unit's count (or one partition's), as a build runs it ([`super::simd::Build::run`]).
-pub(super) struct UnitCount<'a, 's, 'c, P> {
-    pub(super) plan: &'a Plan,
-    pub(super) table: &'a Table,
-    pub(super) west_rows: u32,
-    pub(super) partition: Partition,
+pub(in crate::join) struct UnitCount<'a, 's, 'c, P> {
+    pub(in crate::join) plan: &'a Plan,
+    pub(in crate::join) table: &'a Table,
+    pub(in crate::join) west_rows: u32,
+    pub(in crate::join) partition: Partition,
     /// The engine's way of counting it, or the second ([`Way`]).
-    pub(super) way: Way,
-    pub(super) scratch: &'a mut Scratch,
-    pub(super) sampler: Option<&'s mut Sampler<'c>>,
-    pub(super) pairs: &'a mut P,
+    pub(in crate::join) way: Way,
+    pub(in crate::join) scratch: &'a mut Scratch,
+    pub(in crate::join) sampler: Option<&'s mut Sampler<'c>>,
+    pub(in crate::join) pairs: &'a mut P,
 }
 
 impl<P: Pairs> WithGather for UnitCount<'_, '_, '_, P> {
@@ -133,7 +133,7 @@ impl Plan {
     /// bit gather of that build. With a sampler, joins only the pieces it picks and times the
     /// steps (the count is then partial).
     #[inline(always)]
-    pub(super) fn count_unit_with<G: Gather, P: Pairs>(
+    pub(in crate::join) fn count_unit_with<G: Gather, P: Pairs>(
         &self,
         gather: G,
         table: &Table,
@@ -327,7 +327,7 @@ impl Plan {
 
     /// The solutions of `partition` of the unit on `west_rows` ([`Plan::count_unit_with`]),
     /// with this thread's buffers and the plan's build.
-    pub(super) fn count_here(
+    pub(in crate::join) fn count_here(
         &self,
         table: &Table,
         west_rows: u32,
@@ -357,7 +357,7 @@ impl Plan {
     }
 
     /// [`Plan::count_here`], each east piece's pairs sent to `pairs`.
-    pub(super) fn count_with<P: Pairs>(
+    pub(in crate::join) fn count_with<P: Pairs>(
         &self,
         table: &Table,
         (west_rows, partition, way): (u32, Partition, Way),
@@ -378,4 +378,24 @@ impl Plan {
             })
         })
     }
+}
+
+/// For the device's tests: indexes `west` [`super::index::test_patterns`] and sends its pairs with `east`
+/// others to `pairs`; returns what the index counts here, and the width of its rests.
+#[cfg(all(test, feature = "gpu"))]
+pub(crate) fn pairs_of_patterns(west: usize, east: usize, pairs: &mut impl Pairs) -> (u64, u32) {
+    let gather = super::squeeze::Portable;
+    let (west, east) = (
+        super::index::test_patterns(west, 0x9e37_79b9_7f4a_7c15 + west as u64),
+        super::index::test_patterns(east, 0x2545_f491_4f6c_dd1d + east as u64),
+    );
+    let mut index = Index::default();
+    index.build(
+        gather,
+        &CutPlan::new(crate::join::shape::Shape::new(20)),
+        &west,
+    );
+    let width = index.rest_width().0;
+    pairs.count(gather, &mut index, &east, 1);
+    (index.count(gather, &east), width)
 }

@@ -7,7 +7,7 @@ use super::hot::{GROUP, Row};
 
 /// Writes the table of one group of `members` (at most 512) into `table`.
 #[inline(always)]
-pub(super) fn fill_group(table: &mut [Row], members: &[u64], chunking: &Chunking) {
+pub(in crate::join) fn fill_group(table: &mut [Row], members: &[u64], chunking: &Chunking) {
     // held[bit]: the members that hold `bit`, by transposing each block's bit matrix.
     let mut held = [[0u64; GROUP]; 64];
     let mut present = [0u64; GROUP];
@@ -69,7 +69,7 @@ mod tests {
 
     #[test]
     fn transpose_swaps_rows_and_columns() {
-        let mut next = crate::join::hot::test_words(0x1234_5678_9abc_def1);
+        let mut next = crate::join::count::hot::test_words(0x1234_5678_9abc_def1);
         let mut a: [u64; 64] = std::array::from_fn(|_| next());
         let original = a;
         transpose(&mut a);

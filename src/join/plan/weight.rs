@@ -2,18 +2,18 @@
 //! whole table, or estimates from the row totals from n = 26 on), and the formula that makes
 //! them an estimate of its time.
 
-use super::binomial::binomial;
 use super::cuts::CutPlan;
-use super::half::{Cursor, Part, Place, Side};
 use super::holds::board_rows;
 use super::layout::jobs_of;
 use super::odds::{Odds, SideOdds};
 use super::partition::{MAX_BITS, ONE, Policy, UnitParts, times};
 use super::patterns::west_patterns;
-use super::plan::{Plan, Table};
-use super::shape::{Diagonals, Shape};
 use super::shares::Shares;
-use super::squeeze::MAX_CUTS;
+use super::tasks::{Plan, Table};
+use crate::join::binomial::binomial;
+use crate::join::count::half::{Cursor, Part, Place, Side};
+use crate::join::count::squeeze::MAX_CUTS;
+use crate::join::shape::{Diagonals, Shape};
 
 impl Plan {
     /// The pairs of quarter entries of the west side of the unit on `west_rows`, and the
@@ -28,7 +28,7 @@ impl Plan {
     /// from the sides' pairs of quarter entries, left 0.26 (5.3x) and 0.22 (7.4x): how many
     /// of a side's pairs make half-boards varies from 5 % to 95 %. Integer arithmetic only:
     /// every machine deals the same shards.
-    pub(super) fn unit_size(&self, table: &Table, west_rows: u32) -> (u64, u64) {
+    pub(in crate::join) fn unit_size(&self, table: &Table, west_rows: u32) -> (u64, u64) {
         let sides = self.unit_sides(table, west_rows);
         // sqrt(H_W) H_E^(3/4) = sqrt(H_W) sqrt(H_E) sqrt(sqrt(H_E)), in 128 bits.
         let [hw, he] = sides.halves.map(u128::from);
@@ -56,7 +56,11 @@ impl Plan {
 
     /// Calls `side(place, odds, east)` for each side of the unit on `west_rows`: its west
     /// side, then the east side of each of its layouts, with the odds of its columns.
-    pub(super) fn each_side(&self, west_rows: u32, mut side: impl FnMut(Place, &SideOdds, bool)) {
+    pub(in crate::join) fn each_side(
+        &self,
+        west_rows: u32,
+        mut side: impl FnMut(Place, &SideOdds, bool),
+    ) {
         let mut jobs = Vec::new();
         jobs_of(self.shape, &self.layouts, west_rows, &mut jobs);
         let odds = self.odds();
@@ -71,7 +75,7 @@ impl Plan {
     }
 
     /// The odds of the west side and of each layout's east side, worked out once.
-    pub(super) fn odds(&self) -> &Odds {
+    pub(in crate::join) fn odds(&self) -> &Odds {
         self.odds.get_or_init(|| {
             let Shape { h, far, .. } = self.shape;
             Box::new(Odds {
@@ -93,7 +97,7 @@ impl Plan {
     /// sides read, [`ENTRY_WEIGHT`] each, the work every partition does; the west share of
     /// a partition is its pattern's ([`Plan::shares`]). With a `policy`, the factors of only
     /// the cuts it may need ([`Policy::cuts_for`]); without, all.
-    pub(super) fn unit_parts(
+    pub(in crate::join) fn unit_parts(
         &self,
         table: &Table,
         west_rows: u32,
@@ -136,7 +140,7 @@ impl Plan {
 
     /// The weights of the partitions of the unit on `west_rows` by `bits` cuts, from what
     /// they are made of (`unit`, [`Plan::unit_parts`]).
-    pub(super) fn shares(&self, unit: &UnitParts, west_rows: u32, bits: u8) -> Shares {
+    pub(in crate::join) fn shares(&self, unit: &UnitParts, west_rows: u32, bits: u8) -> Shares {
         let bits = bits.min(unit.cuts);
         Shares::new(unit, bits, self.west_patterns(west_rows, bits))
     }
@@ -212,7 +216,7 @@ impl Plan {
 
     /// The pairs of quarter entries of a side: the exact bound from the whole table, an
     /// estimate from row totals.
-    pub(super) fn side_pairs(&self, table: &Table, place: Place) -> u64 {
+    pub(in crate::join) fn side_pairs(&self, table: &Table, place: Place) -> u64 {
         match table {
             Table::Whole(quarter) => {
                 let h = self.shape.h;
@@ -248,7 +252,7 @@ impl Plan {
     /// quarters' rows (`row_totals`): as if a quarter's placements were spread evenly over
     /// the sets of columns of their size, `T_N T_S C(c, k) / (C(h, k) C(h, c - k))` for `c`
     /// columns, `k` of them north.
-    pub(super) fn pairs_estimate(&self, place: Place, row_totals: &[u64]) -> u64 {
+    pub(in crate::join) fn pairs_estimate(&self, place: Place, row_totals: &[u64]) -> u64 {
         let h = self.shape.h;
         let north = row_totals[place.north.table_rows(h, place.north_rows) as usize];
         let south = row_totals[place.south.table_rows(h, place.south_rows) as usize];
@@ -263,7 +267,7 @@ impl Plan {
 /// ([`Plan::unit_parts`]): fitted with it (the least squares of time per weight over 161
 /// partitions of n = 27 put it at 19; each entry is placed, checked against the placed
 /// queens and filtered by the partition's bits).
-pub(super) const ENTRY_WEIGHT: u64 = 19;
+pub(in crate::join) const ENTRY_WEIGHT: u64 = 19;
 
 /// One partition's sizes, made and estimated ([`Plan::part_sizes`]).
 #[doc(hidden)]
@@ -296,7 +300,7 @@ pub struct PartSizes {
 }
 
 /// The half-boards of `side` that `part` keeps, made a piece at a time and counted.
-pub(super) fn side_halves(side: &Side, part: Part) -> u64 {
+pub(in crate::join) fn side_halves(side: &Side, part: Part) -> u64 {
     let (mut out, mut souths, mut cursor) = (Vec::new(), Vec::new(), Cursor::default());
     let mut total = 0;
     loop {
@@ -320,9 +324,9 @@ struct Sides {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::join::half::Part;
-    use crate::join::quarter::Quarter;
-    use crate::join::slice::row_totals;
+    use crate::join::count::half::Part;
+    use crate::join::count::quarter::Quarter;
+    use crate::join::plan::slice::row_totals;
 
     /// The pairs estimated from row totals (the weights from n = 26 on) follow the pairs
     /// the whole table bounds: summed over all units within a tenth, unit by unit within a

@@ -8,7 +8,7 @@ use super::hot::GROUPS_AT_ONCE;
 
 /// The soft cuts a bucket holds at most: query buckets that differ only in them share the
 /// indexed bucket's groups, each group marked with the soft values its members have.
-pub(super) const SOFT_CUTS: usize = 2;
+pub(in crate::join) const SOFT_CUTS: usize = 2;
 
 /// The bytes of groups' tables a block of indexed buckets holds at most, on average
 /// ([`Walk`]). With a tile of queries ([`TILE_BYTES`]) it is sized for the second-level
@@ -17,11 +17,11 @@ pub(super) const SOFT_CUTS: usize = 2;
 /// 5.3 to 6.6 untiled, 1.5 to 1.7 with these sizes against 2 MB, 1.7 to 2.1 against 1 MB;
 /// blocks of 512 KB made 2.0 against either, blocks of 1 MB with tiles of 512 KB 1.5 against
 /// 2 MB but 2.3 against 1 MB.
-pub(super) const BLOCK_BYTES: usize = 768 << 10;
+pub(in crate::join) const BLOCK_BYTES: usize = 768 << 10;
 
 /// The bytes of row numbers a tile of queries takes at most, on average ([`Walk`]): beside
 /// a block's tables, within the second-level cache.
-pub(super) const TILE_BYTES: usize = 256 << 10;
+pub(in crate::join) const TILE_BYTES: usize = 256 << 10;
 
 /// What [`Walk::each_pairing`] does with each group and the run of queries that can pair
 /// with its members. A trait, not a closure: a closure would not inherit the target features
@@ -54,23 +54,23 @@ pub(crate) trait Pairing {
 /// 8.1 bytes from beyond the second-level cache a test at n = 26 to 28, some 2 GB/s a core.
 pub(crate) struct Walk<'a> {
     /// Hard bucket `b`'s groups are `starts[b]..starts[b + 1]`.
-    pub(super) starts: &'a [u32],
+    pub(in crate::join) starts: &'a [u32],
     /// For each group, the soft values its members have, as bits.
-    pub(super) softs: &'a [u32],
+    pub(in crate::join) softs: &'a [u32],
     /// Bucket `x`'s queries are `query_bounds[x]..query_bounds[x + 1]`.
-    pub(super) query_bounds: &'a [u32],
+    pub(in crate::join) query_bounds: &'a [u32],
     /// The hard cuts, and the soft ones.
-    pub(super) hard: usize,
-    pub(super) soft_count: usize,
+    pub(in crate::join) hard: usize,
+    pub(in crate::join) soft_count: usize,
     /// The low bits of a hard bucket number that make a block, and the top ones of those
     /// that split a tile.
-    pub(super) block: usize,
-    pub(super) tile: usize,
+    pub(in crate::join) block: usize,
+    pub(in crate::join) tile: usize,
 }
 
 /// The low bits of a hard bucket number that make a block, with `table_bytes` of tables in
 /// all: as many as keep a block's tables, on average, within [`BLOCK_BYTES`].
-pub(super) fn block_bits(hard: usize, table_bytes: usize) -> usize {
+pub(in crate::join) fn block_bits(hard: usize, table_bytes: usize) -> usize {
     let mut bits = 0;
     while bits < hard && (table_bytes >> (hard - bits - 1)) <= BLOCK_BYTES {
         bits += 1;
@@ -81,7 +81,7 @@ pub(super) fn block_bits(hard: usize, table_bytes: usize) -> usize {
 /// The top bits of a block's low bits that split a tile of queries further, with
 /// `row_bytes` of row numbers in all: as few as keep a tile's, on average, within
 /// [`TILE_BYTES`].
-pub(super) fn tile_bits(hard: usize, block: usize, row_bytes: usize) -> usize {
+pub(in crate::join) fn tile_bits(hard: usize, block: usize, row_bytes: usize) -> usize {
     let mut bits = 0;
     while bits < block && (row_bytes >> (hard - block + bits)) > TILE_BYTES {
         bits += 1;

@@ -3,14 +3,14 @@
 //! that can pair, which the hot loop (`hot.rs`) counts.
 
 use super::chunking::Chunking;
-use super::cuts::{CutPlan, Way};
 use super::group::fill_group;
 use super::hot::{CountHere, GROUP, Row};
-#[cfg(test)]
-use super::shape::Shape;
 use super::squeeze::{Gather, MAX_CUTS, Squeeze};
 use super::traffic::{Model, Traffic};
 use super::walk::{Pairing, SOFT_CUTS, Walk, block_bits, tile_bits};
+use crate::join::plan::cuts::{CutPlan, Way};
+#[cfg(test)]
+use crate::join::shape::Shape;
 
 /// Calls `receiver.method::<C>()` for `C` the number of chunks `count` says: a constant for
 /// the compiler, so that the loops over a query's chunks are unrolled.
@@ -30,14 +30,14 @@ macro_rules! with_chunks {
 /// fewer cuts prune less, more cost a pass over more query buckets. Measured at n = 18 and
 /// 20 with groups of 512: 512 with no soft cuts left groups 56 % full; 256 with the last two
 /// cuts soft was 10 % faster.
-pub(super) const BUCKET_TARGET: usize = 256;
+pub(in crate::join) const BUCKET_TARGET: usize = 256;
 
 /// The bucket of a pattern: its hard cuts (squeezed out of the rest; a query skips the
 /// indexed buckets that hold one of its own) above its soft cuts (kept in the rest; they
 /// only order a hard bucket's members, so that its groups are filled whole and a query skips
 /// a group when no member's soft cuts are clear of its own).
 #[derive(Clone, Copy)]
-pub(super) struct Keys {
+pub(in crate::join) struct Keys {
     hard: Squeeze,
     soft: Squeeze,
     soft_count: usize,
@@ -154,7 +154,12 @@ impl Index {
     }
 
     #[inline(always)]
-    pub(super) fn build<G: Gather>(&mut self, gather: G, plan: &CutPlan, patterns: &[u64]) {
+    pub(in crate::join) fn build<G: Gather>(
+        &mut self,
+        gather: G,
+        plan: &CutPlan,
+        patterns: &[u64],
+    ) {
         // The second way takes one cut more: buckets of half the size, other buckets.
         let target = match plan.way {
             Way::First => BUCKET_TARGET,
@@ -215,7 +220,7 @@ impl Index {
 
     /// The pairs of `patterns` and indexed patterns that share no diagonal.
     #[inline(always)]
-    pub(super) fn count<G: Gather>(&mut self, gather: G, patterns: &[u64]) -> u64 {
+    pub(in crate::join) fn count<G: Gather>(&mut self, gather: G, patterns: &[u64]) -> u64 {
         self.prepare_queries(gather, patterns);
         with_chunks!(self.chunking.count(), self.count_prepared())
     }
@@ -302,7 +307,7 @@ impl Index {
     /// of a large unit to time (`sampler.rs`): pieces of the same size differ in it by the cut
     /// diagonals their half-boards hold. Leaves the queries prepared as a count would.
     #[inline(always)]
-    pub(super) fn work<G: Gather>(&mut self, gather: G, patterns: &[u64]) -> u64 {
+    pub(in crate::join) fn work<G: Gather>(&mut self, gather: G, patterns: &[u64]) -> u64 {
         self.prepare_query_rests(gather, patterns);
         let mut tally = Tally(0);
         self.each_pairing(&mut tally);
@@ -311,7 +316,7 @@ impl Index {
 
     /// What a count of `patterns` against this index would read, and how much of it from
     /// beyond a cache of `cache` bytes ([`super::traffic`]), without counting.
-    pub(super) fn traffic<G: Gather>(
+    pub(in crate::join) fn traffic<G: Gather>(
         &mut self,
         gather: G,
         patterns: &[u64],
@@ -369,7 +374,7 @@ impl Index {
     /// Clears bit `bit` of the first row of every group's table, as a lane of a vector
     /// unit stuck at zero would: for the tests of the checks that catch such a fault.
     #[cfg(test)]
-    pub(super) fn clear_table_bit_for_test(&mut self, bit: usize) {
+    pub(in crate::join) fn clear_table_bit_for_test(&mut self, bit: usize) {
         let rows = self.chunking.rows();
         for row in self.tables.iter_mut().step_by(rows) {
             row[bit / 64] &= !(1 << (bit % 64));
@@ -392,26 +397,6 @@ pub(crate) fn test_patterns(count: usize, seed: u64) -> Vec<u64> {
     (0..count)
         .map(|_| next() & next() & (next() | next()) & ((1 << 38) - 1))
         .collect()
-}
-
-/// For the device's tests: indexes `west` [`test_patterns`] and sends its pairs with `east`
-/// others to `pairs`; returns what the index counts here, and the width of its rests.
-#[cfg(all(test, feature = "gpu"))]
-pub(crate) fn pairs_of_patterns(
-    west: usize,
-    east: usize,
-    pairs: &mut impl super::Pairs,
-) -> (u64, u32) {
-    let gather = super::squeeze::Portable;
-    let (west, east) = (
-        test_patterns(west, 0x9e37_79b9_7f4a_7c15 + west as u64),
-        test_patterns(east, 0x2545_f491_4f6c_dd1d + east as u64),
-    );
-    let mut index = Index::default();
-    index.build(gather, &CutPlan::new(Shape::new(20)), &west);
-    let width = index.rest_width().0;
-    pairs.count(gather, &mut index, &east, 1);
-    (index.count(gather, &east), width)
 }
 
 /// Adds up the queries of each pairing ([`Index::work`]).
@@ -438,8 +423,8 @@ impl<const CHUNKS: usize> Pairing for CountHere<'_, CHUNKS> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::join::hot::GROUPS_AT_ONCE;
-    use crate::join::squeeze::Portable;
+    use crate::join::count::hot::GROUPS_AT_ONCE;
+    use crate::join::count::squeeze::Portable;
 
     /// The work of a query ([`Index::work`], what `--estimate` draws east pieces by) is the
     /// groups it is tested against: every group for a query that holds no diagonal, no
@@ -535,7 +520,7 @@ mod tests {
     #[test]
     fn a_partition_s_index_leaves_out_its_bits_and_counts_what_a_plain_loop_counts() {
         let whole = CutPlan::new(Shape::new(20));
-        let mut next = crate::join::hot::test_words(0xfeed_beef);
+        let mut next = crate::join::count::hot::test_words(0xfeed_beef);
         for (bits, indexed, queried) in [(1, 3000, 800), (3, 20000, 500), (6, 9000, 2000)] {
             let fixed = whole.first(bits).iter().fold(0u64, |m, &b| m | 1 << b);
             let value = next() & fixed;

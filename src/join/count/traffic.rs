@@ -45,7 +45,7 @@ impl std::ops::AddAssign for Traffic {
 
 /// The model, as a [`Pairing`] the walk calls: the totals, and when each run of queries
 /// (by its first query) and each group was last read, in bytes brought in.
-pub(super) struct Model {
+pub(in crate::join) struct Model {
     cache: u64,
     /// The bytes of a query's row numbers, and of a group's table.
     query_size: u64,
@@ -56,13 +56,13 @@ pub(super) struct Model {
     brought: u64,
     runs: HashMap<usize, u64>,
     groups: HashMap<usize, u64>,
-    pub(super) traffic: Traffic,
+    pub(in crate::join) traffic: Traffic,
 }
 
 impl Model {
     /// A model of a cache of `cache` bytes, for queries of `chunks` row numbers of 2 bytes
     /// and groups' tables of `rows` rows of 64 bytes.
-    pub(super) fn new(cache: u64, chunks: usize, rows: usize) -> Model {
+    pub(in crate::join) fn new(cache: u64, chunks: usize, rows: usize) -> Model {
         Model {
             cache,
             query_size: 2 * chunks as u64,

@@ -7,7 +7,7 @@ use super::squeeze::{Gather, Portable, Squeeze};
 
 /// Work that a build runs with its bit gather: a unit's count ([`Build::run`]). This file
 /// knows only the gather; the work (`unit.rs`) is inlined into each build.
-pub(super) trait WithGather {
+pub(in crate::join) trait WithGather {
     /// Runs the work with `gather`.
     fn run<G: Gather>(self, gather: G) -> u128;
 }
@@ -16,7 +16,7 @@ pub(super) trait WithGather {
 /// after the run-time check, so a value's existence makes `PEXT` sound.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Bmi2(());
+pub(in crate::join) struct Bmi2(());
 
 #[cfg(target_arch = "x86_64")]
 impl Gather for Bmi2 {
@@ -36,7 +36,7 @@ impl Gather for Bmi2 {
 
 /// One build of the unit count, checked against the processor: only this file makes one.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Build(Isa);
+pub(in crate::join) struct Build(Isa);
 
 #[derive(Clone, Copy, Debug)]
 enum Isa {
@@ -54,7 +54,7 @@ enum Isa {
 
 impl Build {
     /// Every build this processor runs, the fastest first (the portable one last).
-    pub(super) fn all() -> Vec<Build> {
+    pub(in crate::join) fn all() -> Vec<Build> {
         #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut builds = Vec::new();
         #[cfg(target_arch = "x86_64")]
@@ -73,13 +73,13 @@ impl Build {
     }
 
     /// The fastest build this processor runs.
-    pub(super) fn best() -> Build {
+    pub(in crate::join) fn best() -> Build {
         Build::all()[0]
     }
 
     /// The build's name, for tests and messages.
     #[cfg(test)]
-    pub(super) fn name(self) -> &'static str {
+    pub(in crate::join) fn name(self) -> &'static str {
         match self.0 {
             Isa::Portable => "portable",
             #[cfg(target_arch = "x86_64")]
@@ -91,7 +91,7 @@ impl Build {
 
     /// Runs `work` (a unit's count) with this build: compiled for the build's instruction
     /// set, with its bit gather.
-    pub(super) fn run<W: WithGather>(self, work: W) -> u128 {
+    pub(in crate::join) fn run<W: WithGather>(self, work: W) -> u128 {
         match self.0 {
             Isa::Portable => work.run(Portable),
             // SAFETY: `Isa::Avx2` and `Isa::Avx512` are made only by `Build::all`, after
@@ -145,7 +145,7 @@ mod tests {
     /// without.
     #[test]
     fn every_build_splits_as_the_portable_gather_does() {
-        let patterns = crate::join::index::test_patterns(2000, 0xb175);
+        let patterns = crate::join::count::index::test_patterns(2000, 0xb175);
         let width = 38;
         for (cuts, dropped) in [
             (vec![18, 19, 37, 0], 0),

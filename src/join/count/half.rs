@@ -3,11 +3,11 @@
 //! other side can reach.
 
 use super::quarter::{Rows, View};
-use super::shape::{Diagonals, Shape};
+use crate::join::shape::{Diagonals, Shape};
 
 /// The `k` lowest members of `set` (all of them when it has fewer): the first subset of
 /// `set` with `k` members in increasing order.
-pub(super) fn lowest_members(set: u32, k: u32) -> u32 {
+pub(in crate::join) fn lowest_members(set: u32, k: u32) -> u32 {
     let mut rest = set;
     let mut subset = 0;
     for _ in 0..k {
@@ -22,7 +22,7 @@ pub(super) fn lowest_members(set: u32, k: u32) -> u32 {
 /// the last. The column sets a side's north quarter can take, walked by [`Side::fill`] and
 /// [`Side::bound`]: only those of the north rows' size (126 of the 512 subsets of 9 columns
 /// for 4 rows), where walking every subset cost a fifth of generating odd boards' half-boards.
-pub(super) fn next_subset(subset: u32, set: u32) -> Option<u32> {
+pub(in crate::join) fn next_subset(subset: u32, set: u32) -> Option<u32> {
     // The lowest member that can move up to the next place of `set` moves there; the
     // members below it (which could not) drop to the lowest places of `set`.
     let mut below = 0;
@@ -50,7 +50,7 @@ pub(super) fn next_subset(subset: u32, set: u32) -> Option<u32> {
 /// there are the north entry's and the south entry's, disjoint: each entry is filtered alone,
 /// and a west partition's half-boards are made from exactly the pairs that give its bits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Part {
+pub(in crate::join) enum Part {
     /// Every half-board.
     Whole,
     /// Those whose bits under `mask` are `bits`: a west partition.
@@ -61,7 +61,7 @@ pub(super) enum Part {
 
 /// Where [`Side::fill`] goes on: the north columns and the north entry.
 #[derive(Default)]
-pub(super) struct Cursor {
+pub(in crate::join) struct Cursor {
     north_cols: u32,
     north_at: usize,
 }
@@ -69,26 +69,26 @@ pub(super) struct Cursor {
 /// Which quarters one side of a unit takes its half-boards from, on which rows and columns,
 /// beside which queens placed before the join (whose diagonals its patterns carry).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Place {
-    pub(super) north: View,
-    pub(super) south: View,
+pub(in crate::join) struct Place {
+    pub(in crate::join) north: View,
+    pub(in crate::join) south: View,
     /// The side's first column on the board.
-    pub(super) first_column: u32,
+    pub(in crate::join) first_column: u32,
     /// The north quarter's rows and the south's, each in its own bit order (bit `i` its
     /// `i`-th row from the top).
-    pub(super) north_rows: u32,
-    pub(super) south_rows: u32,
-    pub(super) columns: u32,
-    pub(super) blocked: Diagonals,
+    pub(in crate::join) north_rows: u32,
+    pub(in crate::join) south_rows: u32,
+    pub(in crate::join) columns: u32,
+    pub(in crate::join) blocked: Diagonals,
 }
 
 /// One side of a unit: its place, and the table's placements on its quarters' rows.
-pub(super) struct Side<'t> {
-    pub(super) shape: Shape,
-    pub(super) place: Place,
+pub(in crate::join) struct Side<'t> {
+    pub(in crate::join) shape: Shape,
+    pub(in crate::join) place: Place,
     /// The north-west table's placements on the north quarter's rows, and on the south's.
-    pub(super) north_table: Rows<'t>,
-    pub(super) south_table: Rows<'t>,
+    pub(in crate::join) north_table: Rows<'t>,
+    pub(in crate::join) south_table: Rows<'t>,
 }
 
 impl Side<'_> {
@@ -109,7 +109,7 @@ impl Side<'_> {
     /// join before partitions (a count of whole units, every one up to n = 25, measured
     /// 4 % slower at n = 20 with the partitions' tests in its build).
     #[inline(always)]
-    pub(super) fn fill<const PARTED: bool>(
+    pub(in crate::join) fn fill<const PARTED: bool>(
         &self,
         out: &mut Vec<u64>,
         souths: &mut Vec<[u64; 2]>,
@@ -258,7 +258,7 @@ impl Side<'_> {
     }
 
     /// An upper bound of the half-boards of this side (pairs of quarter entries).
-    pub(super) fn bound(&self) -> u64 {
+    pub(in crate::join) fn bound(&self) -> u64 {
         let k = self.place.north_rows.count_ones();
         let first = lowest_members(self.place.columns, k);
         std::iter::successors(Some(first), |&cols| next_subset(cols, self.place.columns))

@@ -12,17 +12,17 @@
 //! of 2^22, one thread): 34.3 s joined in pieces, 17.7 s in 8 partitions.
 
 use super::cuts::CutPlan;
-use super::half::Part;
-use super::index::BUCKET_TARGET;
-use super::squeeze::MAX_CUTS;
-use super::walk::SOFT_CUTS;
+use crate::join::count::half::Part;
+use crate::join::count::index::BUCKET_TARGET;
+use crate::join::count::squeeze::MAX_CUTS;
+use crate::join::count::walk::SOFT_CUTS;
 
 /// One in the fixed point of odds and factors, which are in 2^-32 (`odds.rs`, `holds.rs`,
 /// [`UnitParts::factors`]).
-pub(super) const ONE: u64 = 1 << 32;
+pub(in crate::join) const ONE: u64 = 1 << 32;
 
 /// `a` times odds `b` (in 2^-32), rounded down.
-pub(super) fn times(a: u64, b: u64) -> u64 {
+pub(in crate::join) fn times(a: u64, b: u64) -> u64 {
     ((u128::from(a) * u128::from(b)) >> 32) as u64
 }
 
@@ -34,18 +34,18 @@ pub const MAX_BITS: u8 = 12;
 /// diagonals hold `value`'s bits (bit `i` of `value` for cut `i`), with the east half-boards
 /// clear of them. Zero bits: the whole unit, joined as it always was.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Partition {
-    pub(super) bits: u8,
-    pub(super) value: u16,
+pub(in crate::join) struct Partition {
+    pub(in crate::join) bits: u8,
+    pub(in crate::join) value: u16,
 }
 
 impl Partition {
     /// The whole unit.
-    pub(super) const WHOLE: Partition = Partition { bits: 0, value: 0 };
+    pub(in crate::join) const WHOLE: Partition = Partition { bits: 0, value: 0 };
 
     /// What the west side keeps, what the east side keeps, and the cuts left to index the
     /// west partition on, from the unit's cut plan `cuts`.
-    pub(super) fn parts(self, cuts: &CutPlan) -> (Part, Part, CutPlan) {
+    pub(in crate::join) fn parts(self, cuts: &CutPlan) -> (Part, Part, CutPlan) {
         if self.bits == 0 {
             return (Part::Whole, Part::Whole, cuts.skipping(0));
         }
@@ -115,7 +115,7 @@ impl Policy {
     /// ([`UnitParts::heaviest`]: a partition heavier by its whole pattern may still pass
     /// the cap, and makes a task alone) (`None`: more bits than the unit's cuts worked out,
     /// [`UnitParts::cuts`]).
-    pub(super) fn bits_for(&self, unit: &UnitParts) -> Option<u8> {
+    pub(in crate::join) fn bits_for(&self, unit: &UnitParts) -> Option<u8> {
         let mut bits = 0u8;
         // Past the cap, split while the heaviest partition's join outweighs its fixed part:
         // beyond that, more partitions mostly read the same quarter entries again.
@@ -136,7 +136,7 @@ impl Policy {
     /// How many cuts' factors a unit whose west side has `west_pairs` pairs of quarter
     /// entries needs worked out: the bits its size asks for and two more, for the cap (a
     /// unit that needs more is worked out again).
-    pub(super) fn cuts_for(&self, west_pairs: u64) -> u8 {
+    pub(in crate::join) fn cuts_for(&self, west_pairs: u64) -> u8 {
         let mut bits = 0u8;
         while bits < MAX_BITS && west_pairs >> bits > self.partition_pairs {
             bits += 1;
@@ -152,16 +152,16 @@ impl Policy {
 /// ones to the power 3/4, and falls with what the cuts its index is built on prune
 /// ([`Pruning`]): more west half-boards get more cuts.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct UnitParts {
+pub(in crate::join) struct UnitParts {
     /// The pairs of quarter entries of the unit's west side.
-    pub(super) west_pairs: u64,
+    pub(in crate::join) west_pairs: u64,
     /// The whole unit's join before its index's cuts: its east half-boards times its west
     /// ones to the power 3/4 (estimated), in weight units.
-    pub(super) join: u64,
+    pub(in crate::join) join: u64,
     /// The work every partition does, in weight units.
-    pub(super) fixed: u64,
+    pub(in crate::join) fixed: u64,
     /// How many cuts' factors were worked out: the first `cuts` of `factors`.
-    pub(super) cuts: u8,
+    pub(in crate::join) cuts: u8,
     /// Per cut, in the order partitions take them: what a partition's join is multiplied
     /// by when the cut is clear and when it is set, in 2^-32, were the cuts held apart from
     /// each other. Clear: the west half-boards' odds of not holding it to the power 3/4.
@@ -169,18 +169,18 @@ pub(super) struct UnitParts {
     /// not holding it. Quick, for choosing a unit's bits ([`UnitParts::heaviest`]); its
     /// partitions' weights take the west odds of their patterns whole
     /// ([`Shares`](super::shares::Shares)).
-    pub(super) factors: [[u64; 2]; MAX_BITS as usize],
+    pub(in crate::join) factors: [[u64; 2]; MAX_BITS as usize],
     /// The unit's west half-boards (estimated).
-    pub(super) west: u64,
+    pub(in crate::join) west: u64,
     /// Per cut: the odds that the west half-boards hold it, and the east ones (their sides'
     /// odds averaged by their estimated half-boards), in 2^-32 (none past the usable cuts).
-    pub(super) held: [[u64; MAX_CUTS]; 2],
+    pub(in crate::join) held: [[u64; MAX_CUTS]; 2],
 }
 
 impl UnitParts {
     /// Sets the odds that the unit's west half-boards hold cut `cut` and that its east ones
     /// do (in 2^-32), and the cut's factors from them if they are worked out.
-    pub(super) fn set_odds(&mut self, cut: usize, west: u64, east: u64) {
+    pub(in crate::join) fn set_odds(&mut self, cut: usize, west: u64, east: u64) {
         self.held[0][cut] = west;
         self.held[1][cut] = east;
         if cut < usize::from(self.cuts) {
@@ -191,7 +191,7 @@ impl UnitParts {
 
     /// The weight of the heaviest of the unit's partitions by its first `bits` cuts, with
     /// the cuts taken apart from each other.
-    pub(super) fn heaviest(&self, bits: u8) -> u64 {
+    pub(in crate::join) fn heaviest(&self, bits: u8) -> u64 {
         let join = self.factors[..usize::from(bits)]
             .iter()
             .fold(self.mean_pruning(bits), |join, f| {
@@ -228,7 +228,7 @@ impl UnitParts {
     /// A unit whose every cut is held by its west and east half-boards with the odds given
     /// (even cuts the first pair, odd ones the second), for the weights' tests; its west
     /// side is too small for its indexes to prune anything.
-    pub(super) fn with_odds(join: u64, fixed: u64, odds: [[u64; 2]; 2]) -> UnitParts {
+    pub(in crate::join) fn with_odds(join: u64, fixed: u64, odds: [[u64; 2]; 2]) -> UnitParts {
         let mut unit = UnitParts {
             west_pairs: 1000,
             join,
@@ -255,13 +255,13 @@ impl UnitParts {
 /// per weight's log then varied with a standard deviation of 0.16 (2.3 times from the
 /// least to the most), against 0.25 (6.4 times) for `E sqrt(W)` and the cuts' factors
 /// alone.
-pub(super) struct Pruning {
+pub(in crate::join) struct Pruning {
     /// `kept[k]`: what an index of `k` cuts leaves, to the power 3/4.
     kept: [f32; MAX_CUTS + 1],
 }
 
 impl Pruning {
-    pub(super) fn new(unit: &UnitParts, bits: u8) -> Pruning {
+    pub(in crate::join) fn new(unit: &UnitParts, bits: u8) -> Pruning {
         let mut kept = [1.0; MAX_CUTS + 1];
         let mut product = ONE;
         for (k, kept) in kept.iter_mut().enumerate().skip(SOFT_CUTS + 1) {
@@ -273,7 +273,7 @@ impl Pruning {
 
     /// What an index of `west` half-boards leaves.
     #[inline(always)]
-    pub(super) fn at(&self, west: f32) -> f32 {
+    pub(in crate::join) fn at(&self, west: f32) -> f32 {
         interpolate(west, |k| self.kept[k])
     }
 
@@ -309,13 +309,13 @@ fn interpolate(west: f32, kept: impl Fn(usize) -> f32) -> f32 {
 }
 
 /// Odds in 2^-32 as a float.
-pub(super) fn odds_f32(odds: u64) -> f32 {
+pub(in crate::join) fn odds_f32(odds: u64) -> f32 {
     (odds as f64 / ONE as f64) as f32
 }
 
 /// Odds in 2^-32 to the power 3/4, in floating point: exact to the rounding IEEE 754 fixes
 /// for square roots, so every machine deals the same shards.
-pub(super) fn three_quarters(odds: u64) -> u64 {
+pub(in crate::join) fn three_quarters(odds: u64) -> u64 {
     let root = (odds as f64 / ONE as f64).sqrt();
     (root * root.sqrt() * ONE as f64) as u64
 }
@@ -323,9 +323,9 @@ pub(super) fn three_quarters(odds: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::join::plan::Table;
-    use crate::join::simd::Build;
-    use crate::join::slice::row_totals;
+    use crate::join::count::simd::Build;
+    use crate::join::plan::slice::row_totals;
+    use crate::join::plan::tasks::Table;
     use crate::join::{DEFAULT_PIECE, Plan};
     use crate::known;
 
@@ -457,7 +457,7 @@ mod tests {
     fn boards_with_tables_built_on_demand_have_a_policy() {
         for n in crate::join::MIN_N..=crate::join::MAX_N {
             let on_demand =
-                crate::join::shape::Shape::new(n).h >= crate::join::slice::ON_DEMAND_FROM;
+                crate::join::shape::Shape::new(n).h >= crate::join::plan::slice::ON_DEMAND_FROM;
             assert_eq!(Policy::for_board(n).is_some(), on_demand, "n = {n}");
         }
         let policy = Policy::for_board(28).unwrap();

@@ -2,7 +2,7 @@
 //! the board, filed by the rows and columns it uses, and the views that read it as any of the
 //! four quarters.
 
-use super::shape::{Diagonals, Shape};
+use crate::join::shape::{Diagonals, Shape};
 
 /// Every placement of non-attacking queens in the north-west quarter, filed by the (rows,
 /// columns) it uses. The other three quarters are its mirror images (`View`), so one table
@@ -12,7 +12,7 @@ use super::shape::{Diagonals, Shape};
 /// From [`HALVED_FROM`] on, only row sets no greater than their reversal are stored (a little
 /// over half the placements): the others are the up-down flips of stored ones, read through
 /// [`Quarter::rows`] with a flag that [`View::place`] undoes.
-pub(super) struct Quarter {
+pub(in crate::join) struct Quarter {
     h: u32,
     /// Whether only some row sets are stored ([`stored`]).
     halved: bool,
@@ -25,7 +25,7 @@ pub(super) struct Quarter {
 /// The quarter size from which the table keeps only the row sets no greater than their
 /// reversal: half the memory (5.1 GB becomes 2.6 GB at n = 24), for a few per cent more
 /// instructions per half-board (measured at n = 16), so only where the table is large.
-pub(super) const HALVED_FROM: u32 = 11;
+pub(in crate::join) const HALVED_FROM: u32 = 11;
 
 /// The quarter's last rows whose use splits the table into groups built in parallel: each
 /// group is one run of keys (`rows` is the high half of a key), so groups fill disjoint runs
@@ -36,12 +36,12 @@ const GROUP_ROWS: u32 = 8;
 impl Quarter {
     /// The table of the `h x h` quarter, built on the current rayon pool. The same table,
     /// entry for entry, whatever the pool: each group's entries come in the order of its walk.
-    pub(super) fn build(h: u32) -> Quarter {
+    pub(in crate::join) fn build(h: u32) -> Quarter {
         Quarter::build_with(h, h >= HALVED_FROM)
     }
 
     /// [`Quarter::build`], halved or not.
-    pub(super) fn build_with(h: u32, halved: bool) -> Quarter {
+    pub(in crate::join) fn build_with(h: u32, halved: bool) -> Quarter {
         use rayon::prelude::*;
         let stored = |rows: u32| !halved || stored(h, rows);
         let t = GROUP_ROWS.min(h);
@@ -102,7 +102,7 @@ impl Quarter {
 impl Quarter {
     /// The entries on the north-west table's `rows`, filed by their columns.
     #[inline(always)]
-    pub(super) fn rows(&self, rows: u32) -> Rows<'_> {
+    pub(in crate::join) fn rows(&self, rows: u32) -> Rows<'_> {
         let flipped = self.halved && !stored(self.h, rows);
         let rows = if flipped { reverse(self.h, rows) } else { rows };
         let first = (rows as usize) << self.h;
@@ -118,20 +118,20 @@ impl Quarter {
 /// columns they use: a run of the whole table ([`Quarter::rows`]) or a table of those rows
 /// alone, built when a unit needs it (`slice`).
 #[derive(Clone, Copy)]
-pub(super) struct Rows<'t> {
+pub(in crate::join) struct Rows<'t> {
     /// The entries on columns `c` are `entries[offsets[c]..offsets[c + 1]]`.
-    pub(super) offsets: &'t [u32],
-    pub(super) entries: &'t [[u32; 2]],
+    pub(in crate::join) offsets: &'t [u32],
+    pub(in crate::join) entries: &'t [[u32; 2]],
     /// Whether the entries are those of the rows' up-down flip (to be undone by
     /// [`View::place`]).
-    pub(super) flipped: bool,
+    pub(in crate::join) flipped: bool,
 }
 
 impl<'t> Rows<'t> {
     /// The entries on the north-west table's `columns`, and whether they are stored upside
     /// down.
     #[inline(always)]
-    pub(super) fn get(&self, columns: u32) -> (&'t [[u32; 2]], bool) {
+    pub(in crate::join) fn get(&self, columns: u32) -> (&'t [[u32; 2]], bool) {
         let c = columns as usize;
         let range = self.offsets[c] as usize..self.offsets[c + 1] as usize;
         (&self.entries[range], self.flipped)
@@ -140,7 +140,7 @@ impl<'t> Rows<'t> {
 
 /// Reverses the `h` low bits of `x`: row (or column) `i` becomes `h - 1 - i`.
 #[inline(always)]
-pub(super) fn reverse(h: u32, x: u32) -> u32 {
+pub(in crate::join) fn reverse(h: u32, x: u32) -> u32 {
     x.reverse_bits() >> (32 - h)
 }
 
@@ -194,7 +194,7 @@ fn walk_quarter(
 /// the two diagonal directions, the up-down flip reverses them, and each reverses the
 /// quarter's columns or rows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum View {
+pub(in crate::join) enum View {
     NorthWest,
     NorthEast,
     SouthWest,
@@ -205,7 +205,7 @@ impl View {
     /// The north-west table's rows for this quarter's `rows` (in its own bit order: bit `i`
     /// is its `i`-th row from the top).
     #[inline(always)]
-    pub(super) fn table_rows(self, h: u32, rows: u32) -> u32 {
+    pub(in crate::join) fn table_rows(self, h: u32, rows: u32) -> u32 {
         match self {
             View::NorthWest | View::NorthEast => rows,
             View::SouthWest | View::SouthEast => reverse(h, rows),
@@ -215,7 +215,7 @@ impl View {
     /// The north-west table's columns for this quarter's `columns` (bit `j` its `j`-th
     /// column from the left).
     #[inline(always)]
-    pub(super) fn table_columns(self, h: u32, columns: u32) -> u32 {
+    pub(in crate::join) fn table_columns(self, h: u32, columns: u32) -> u32 {
         match self {
             View::NorthWest | View::SouthWest => columns,
             View::NorthEast | View::SouthEast => reverse(h, columns),
@@ -224,7 +224,11 @@ impl View {
 
     /// An entry's diagonals in whole-board coordinates; `FLIPPED` as [`View::get`] said.
     #[inline(always)]
-    pub(super) fn place<const FLIPPED: bool>(self, shape: Shape, entry: [u32; 2]) -> Diagonals {
+    pub(in crate::join) fn place<const FLIPPED: bool>(
+        self,
+        shape: Shape,
+        entry: [u32; 2],
+    ) -> Diagonals {
         let far = shape.far;
         // Bit b of a quarter word becomes bit 2h - 2 - b.
         let flip = |x: u32| x.reverse_bits() >> (33 - 2 * shape.h);
@@ -297,7 +301,7 @@ const STORED_ENTRIES: [u64; 13] = [
 
 /// The memory the whole quarter table of an h x h quarter (h at most 12) takes, in bytes,
 /// without building it.
-pub(super) fn whole_bytes(h: u32) -> u64 {
+pub(in crate::join) fn whole_bytes(h: u32) -> u64 {
     let entries = if h >= HALVED_FROM {
         STORED_ENTRIES[h as usize]
     } else {

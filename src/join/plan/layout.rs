@@ -2,27 +2,27 @@
 //! which sets of west rows are counted under which layouts and what each pair is worth
 //! (symmetry), one word per unit.
 
-use super::shape::{Diagonals, Shape};
+use crate::join::shape::{Diagonals, Shape};
 
 /// The queens placed before the join (the middle row and column of odd boards) and what they
 /// leave: rows are `h` north bits then `h` south bits, columns `h` bits of each half. The
 /// placed queens count as part of the east half-board, so the west half-boards of a set of
 /// rows are the same under every layout and are built once for all of them.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Layout {
-    pub(super) blocked: Diagonals,
-    pub(super) rows: u32,
-    pub(super) east: u32,
+pub(in crate::join) struct Layout {
+    pub(in crate::join) blocked: Diagonals,
+    pub(in crate::join) rows: u32,
+    pub(in crate::join) east: u32,
     /// How many boards of the whole each counted one stands for (8 for a placement of
     /// middle queens that the symmetries move to eight others).
-    pub(super) weight: u32,
+    pub(in crate::join) weight: u32,
     /// Whether the rest of the board keeps the up-down and left-right symmetries.
-    pub(super) symmetric: bool,
+    pub(in crate::join) symmetric: bool,
 }
 
 /// The layouts of a board: nothing placed on even boards; on odd ones the centre queen,
 /// and one placement of the middle row's and column's queens per orbit of the symmetries.
-pub(super) fn layouts(shape: Shape) -> Vec<Layout> {
+pub(in crate::join) fn layouts(shape: Shape) -> Vec<Layout> {
     let Shape { n, h, .. } = shape;
     let all = (1u32 << h) - 1;
     let full = Layout {
@@ -62,22 +62,22 @@ pub(super) fn layouts(shape: Shape) -> Vec<Layout> {
 
 /// The east side of a unit under one layout, and what each of its pairs is worth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Job {
-    pub(super) layout: u32,
+pub(in crate::join) struct Job {
+    pub(in crate::join) layout: u32,
     /// The size of the orbit of the unit's rows under the symmetries the layout keeps, times
     /// the layout's weight.
-    pub(super) multiplicity: u32,
+    pub(in crate::join) multiplicity: u32,
 }
 
 /// Reverses the `2h` row bits: row `r` becomes row `n - 1 - r`.
-pub(super) fn reverse_rows(rows: u32, h: u32) -> u32 {
+pub(in crate::join) fn reverse_rows(rows: u32, h: u32) -> u32 {
     rows.reverse_bits() >> (32 - 2 * h)
 }
 
 /// How many times the east rows `east` of a symmetric layout are counted: 0 unless they are
 /// the least of their images under the up-down flip and the left-right mirror, else the
 /// number of distinct images.
-pub(super) fn orbit_multiplicity(east: u32, rows: u32, h: u32) -> u32 {
+pub(in crate::join) fn orbit_multiplicity(east: u32, rows: u32, h: u32) -> u32 {
     let flip = reverse_rows(east, h);
     let mirror = rows ^ east;
     let orbit = [east, flip, mirror, reverse_rows(mirror, h)];
@@ -91,7 +91,7 @@ pub(super) fn orbit_multiplicity(east: u32, rows: u32, h: u32) -> u32 {
 
 /// The layouts the west rows `west` are joined under, with what each of their pairs is worth,
 /// in `out` (emptied first) in the order of the layouts.
-pub(super) fn jobs_of(shape: Shape, layouts: &[Layout], west: u32, out: &mut Vec<Job>) {
+pub(in crate::join) fn jobs_of(shape: Shape, layouts: &[Layout], west: u32, out: &mut Vec<Job>) {
     out.clear();
     for (index, layout) in layouts.iter().enumerate() {
         if west & !layout.rows != 0 {
@@ -118,7 +118,7 @@ pub(super) fn jobs_of(shape: Shape, layouts: &[Layout], west: u32, out: &mut Vec
 /// their one square each (the middle row's, the middle column's). The placements that keep
 /// to them are exactly the pairs of half-boards the join counts there, so a search kept to
 /// them counts the same work another way (`search::restricted`).
-pub(super) fn allowed_columns(shape: Shape, layout: &Layout, west: u32) -> Vec<u32> {
+pub(in crate::join) fn allowed_columns(shape: Shape, layout: &Layout, west: u32) -> Vec<u32> {
     let Shape { n, h, far } = shape;
     let all = (1u32 << h) - 1;
     let west_columns = all;
@@ -152,7 +152,7 @@ pub(super) fn allowed_columns(shape: Shape, layout: &Layout, west: u32) -> Vec<u
 /// The units: every set of `h` west rows joined under some layout, in increasing order. Their
 /// layouts are worked out again where a unit is counted ([`jobs_of`]), so that a plan holds
 /// one word per unit (some 10^7 units at n = 27, 28, each under up to 79 layouts at 27).
-pub(super) fn units(shape: Shape, layouts: &[Layout]) -> Vec<u32> {
+pub(in crate::join) fn units(shape: Shape, layouts: &[Layout]) -> Vec<u32> {
     let h = shape.h;
     let all = (1u32 << (2 * h)) - 1;
     let mut units = Vec::new();

@@ -3,34 +3,34 @@
 //! its current unit reads, a few MB to some tens of MB each, and the weights of units come
 //! from how many placements each row set has ([`row_totals`]), counted without storing them.
 
-use super::quarter::{Rows, reverse};
+use crate::join::count::quarter::{Rows, reverse};
 
 /// The quarter size from which the join engine builds its quarter tables on demand (n = 26
 /// on): the whole table at h = 12 (n = 24, 25) is 2.6 GB as stored, ten times that at 13.
-pub(super) const ON_DEMAND_FROM: u32 = 13;
+pub(in crate::join) const ON_DEMAND_FROM: u32 = 13;
 
 /// The largest quarter the join engine reads (n = 28, 29).
-pub(super) const MAX_H: u32 = 14;
+pub(in crate::join) const MAX_H: u32 = 14;
 
 /// The most placements on one set of rows of an h x h quarter, for h = 0..=14: a slice's
 /// size, known without the walk (which takes minutes at h = 14) so that a memory limit is
 /// checked at once. The test below walks h <= 10; h = 11 to 14 were counted by the same walk
 /// in a separate program (3 minutes of one core at h = 14), whose totals over all row sets
 /// are the quarter tables' known sizes.
-pub(super) const MOST_ON_ROWS: [u64; MAX_H as usize + 1] = [
+pub(in crate::join) const MOST_ON_ROWS: [u64; MAX_H as usize + 1] = [
     1, 1, 2, 4, 10, 26, 92, 296, 1_174, 5_366, 26_548, 143_140, 788_698, 4_684_690, 29_555_392,
 ];
 
 /// The most placements on one set of rows and one set of columns of an h x h quarter, for
 /// h = 0..=14: the longest run of south entries a side appends at once.
-pub(super) const MOST_ON_KEY: [u64; MAX_H as usize + 1] = [
+pub(in crate::join) const MOST_ON_KEY: [u64; MAX_H as usize + 1] = [
     1, 1, 1, 2, 2, 10, 10, 40, 92, 352, 946, 3_571, 15_003, 77_432, 392_804,
 ];
 
 /// The placements on one set of rows of the north-west quarter, built when a unit reads it
 /// and kept while the next units read the same rows.
 #[derive(Default)]
-pub(super) struct Slice {
+pub(in crate::join) struct Slice {
     /// The quarter's size and the rows held, if any: a thread's slices serve every plan it
     /// counts for.
     held: Option<(u32, u32)>,
@@ -41,7 +41,7 @@ pub(super) struct Slice {
 
 impl Slice {
     /// The placements on the north-west quarter's `rows`, built unless they are held.
-    pub(super) fn rows(&mut self, h: u32, rows: u32) -> Rows<'_> {
+    pub(in crate::join) fn rows(&mut self, h: u32, rows: u32) -> Rows<'_> {
         if self.held != Some((h, rows)) {
             self.build(h, rows);
         }
@@ -83,7 +83,7 @@ impl Slice {
     }
 
     /// The bytes a slice of an h x h quarter holds at most.
-    pub(super) fn most_bytes(h: u32) -> u64 {
+    pub(in crate::join) fn most_bytes(h: u32) -> u64 {
         ((1u64 << h) + 1) * 4 + MOST_ON_ROWS[h as usize] * 8
     }
 }
@@ -151,7 +151,7 @@ macro_rules! for_each_quarter {
 /// n = 28's totals (h = 14) took 13.3 to 15.6 s on two cores walking the rows in order,
 /// with the last three counted at once and the left-right symmetry alone; 5.9 to 6.2 s so
 /// (back to back).
-pub(super) fn row_totals(h: u32) -> Vec<u64> {
+pub(in crate::join) fn row_totals(h: u32) -> Vec<u64> {
     use rayon::prelude::*;
     if h < 3 {
         // No three middle rows: each set of rows counted by a walk of its placements.
@@ -441,8 +441,8 @@ fn tally_below(h: u32, split: u32, start: Walk, totals: &mut [u64]) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::quarter::Quarter;
     use super::*;
+    use crate::join::count::quarter::Quarter;
 
     /// A slice built on demand holds, column set by column set, the entries the whole table
     /// holds for its rows (in any order), and the row totals are the slices' sizes.

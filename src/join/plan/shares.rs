@@ -8,7 +8,7 @@ use super::partition::{ONE, Pruning, UnitParts, odds_f32};
 use std::ops::Range;
 
 /// The weights of a unit's partitions by its first `bits` cuts.
-pub(super) struct Shares {
+pub(in crate::join) struct Shares {
     /// Each partition's weight (at least 1).
     weights: Vec<u64>,
 }
@@ -17,7 +17,7 @@ impl Shares {
     /// The partitions' weights of `unit` split by `bits` cuts (at most the unit's cuts),
     /// from the odds of its west half-boards holding each pattern of them, `patterns`
     /// (`2^bits` of them, [`super::patterns::west_patterns`]).
-    pub(super) fn new(unit: &UnitParts, bits: u8, mut patterns: Vec<f32>) -> Shares {
+    pub(in crate::join) fn new(unit: &UnitParts, bits: u8, mut patterns: Vec<f32>) -> Shares {
         let bits = bits.min(unit.cuts);
         let size = 1usize << bits;
         patterns.resize(size, 0.0);
@@ -46,14 +46,14 @@ impl Shares {
 
     /// The weight of partition `value` (at least 1).
     #[inline]
-    pub(super) fn of(&self, value: u32) -> u64 {
+    pub(in crate::join) fn of(&self, value: u32) -> u64 {
         self.weights[value as usize]
     }
 
     /// The runs of the partitions that make the unit's tasks, in order, each with its
     /// weight: a run grows while its weight stays within `task_cap` (a partition over the
     /// cap is a run alone).
-    pub(super) fn runs(&self, task_cap: u64) -> Vec<(Range<u32>, u64)> {
+    pub(in crate::join) fn runs(&self, task_cap: u64) -> Vec<(Range<u32>, u64)> {
         let mut runs = Vec::new();
         let (mut start, mut held) = (0u32, 0u64);
         for (value, &weight) in (0u32..).zip(&self.weights) {
@@ -151,17 +151,17 @@ fn whole(x: f32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::join::index::BUCKET_TARGET;
-    use crate::join::partition::{MAX_BITS, Policy};
-    use crate::join::squeeze::MAX_CUTS;
-    use crate::join::walk::SOFT_CUTS;
+    use crate::join::count::index::BUCKET_TARGET;
+    use crate::join::count::squeeze::MAX_CUTS;
+    use crate::join::count::walk::SOFT_CUTS;
+    use crate::join::plan::partition::{MAX_BITS, Policy};
 
     /// The shares of `unit` by `bits` cuts, each cut held by its west half-boards apart
     /// from the others.
     fn shares_apart(unit: &UnitParts, bits: u8) -> Shares {
         let bits = bits.min(unit.cuts);
         let held = &unit.held[0][..usize::from(bits)];
-        Shares::new(unit, bits, crate::join::patterns::independent(held))
+        Shares::new(unit, bits, crate::join::plan::patterns::independent(held))
     }
 
     /// What an index keeps of a partition's join falls with the west half-boards it is

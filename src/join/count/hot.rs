@@ -12,22 +12,22 @@
 
 /// Words in a row of a group: one bit per half-board, 512 half-boards to a group, one
 /// AVX-512 vector (two AVX2 ones) per row.
-pub(super) const GROUP: usize = 8;
+pub(in crate::join) const GROUP: usize = 8;
 
 /// One row of a group's table: bit `j` of word `k` stands for member `64 k + j`.
 pub(crate) type Row = [u64; GROUP];
 
 /// The most groups a run of queries is counted against at once.
-pub(super) const GROUPS_AT_ONCE: usize = 4;
+pub(in crate::join) const GROUPS_AT_ONCE: usize = 4;
 
 /// Counts runs of prepared queries against groups' tables, adding up the pairs: the row
 /// numbers of every query (`CHUNKS` each, in `rows`) index every table.
-pub(super) struct CountHere<'a, const CHUNKS: usize> {
+pub(in crate::join) struct CountHere<'a, const CHUNKS: usize> {
     tables: &'a [Row],
     rows: &'a [u16],
     per_group: usize,
     /// The pairs counted so far.
-    pub(super) total: u64,
+    pub(in crate::join) total: u64,
 }
 
 impl<'a, const CHUNKS: usize> CountHere<'a, CHUNKS> {
@@ -39,7 +39,7 @@ impl<'a, const CHUNKS: usize> CountHere<'a, CHUNKS> {
     /// (every chunk's first row plus its value, [`super::chunking::Chunking::places`]).
     /// It is one pass over the numbers, which the loop reads once for every group a query
     /// pairs with; it cost nothing measurable.
-    pub(super) fn new(tables: &'a [Row], rows: &'a [u16], per_group: usize) -> Self {
+    pub(in crate::join) fn new(tables: &'a [Row], rows: &'a [u16], per_group: usize) -> Self {
         assert!(
             rows.iter().all(|&row| usize::from(row) < per_group),
             "a query's row number is past its group's table"
@@ -66,7 +66,7 @@ impl<'a, const CHUNKS: usize> CountHere<'a, CHUNKS> {
     /// Adds the pairs of the queries `first..last` and the `groups` (at most
     /// [`GROUPS_AT_ONCE`]).
     #[inline(always)]
-    pub(super) fn count(&mut self, groups: &[usize], first: usize, last: usize) {
+    pub(in crate::join) fn count(&mut self, groups: &[usize], first: usize, last: usize) {
         let rows = &self.rows[first * CHUNKS..last * CHUNKS];
         // SAFETY: every row number is below `per_group` (checked in `new`), the length of
         // every table `table` returns.
@@ -140,7 +140,7 @@ fn opaque(mut x: usize) -> usize {
 /// Random words for tests, a xorshift from `seed` (not zero): this file's, the index's test
 /// patterns (`index.rs`, which a device's tests share) and the splits' (`squeeze.rs`).
 #[cfg(test)]
-pub(super) fn test_words(seed: u64) -> impl FnMut() -> u64 {
+pub(in crate::join) fn test_words(seed: u64) -> impl FnMut() -> u64 {
     let mut x = seed;
     move || {
         x ^= x << 13;

@@ -5,7 +5,7 @@
 /// its bits: a query reads one row per chunk and group, and a group's table holds the rows of
 /// every chunk. The bits are spread evenly over the chunks (31 bits: 6, 5, 5, 5, 5, 5).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Chunking {
+pub(in crate::join) struct Chunking {
     /// Each chunk's bits, the low chunk first.
     widths: [u32; MAX_CHUNKS],
     count: usize,
@@ -22,7 +22,7 @@ const WIDEST_CHUNK: u32 = 6;
 
 impl Chunking {
     /// The chunking of a rest of `width` (at most 64) bits.
-    pub(super) fn new(width: u32) -> Chunking {
+    pub(in crate::join) fn new(width: u32) -> Chunking {
         let widest = WIDEST_CHUNK.max(width.div_ceil(MAX_CHUNKS as u32));
         let count = width.div_ceil(widest).max(1);
         let mut widths = [0; MAX_CHUNKS];
@@ -37,22 +37,22 @@ impl Chunking {
     }
 
     /// The rows of a group's table: one per value of each chunk.
-    pub(super) fn rows(&self) -> usize {
+    pub(in crate::join) fn rows(&self) -> usize {
         self.widths[..self.count].iter().map(|w| 1usize << w).sum()
     }
 
     /// How many chunks.
-    pub(super) fn count(&self) -> usize {
+    pub(in crate::join) fn count(&self) -> usize {
         self.count
     }
 
     /// Each chunk's bits, the low chunk first.
-    pub(super) fn widths(&self) -> &[u32] {
+    pub(in crate::join) fn widths(&self) -> &[u32] {
         &self.widths[..self.count]
     }
 
     /// For each chunk: where its bits start in a rest, its mask, and its first row.
-    pub(super) fn places<const CHUNKS: usize>(&self) -> [(u32, u64, u32); CHUNKS] {
+    pub(in crate::join) fn places<const CHUNKS: usize>(&self) -> [(u32, u64, u32); CHUNKS] {
         let mut shift = 0;
         let mut row = 0;
         std::array::from_fn(|c| {

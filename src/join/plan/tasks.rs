@@ -3,15 +3,15 @@
 //! [`Plan`] that makes the tasks and answers for them; the counting itself is `unit.rs`'s,
 //! the weights `weight.rs`'s.
 
-use super::half::{Place, Side};
 use super::layout::{Job, Layout, layouts, units};
 use super::memory::{DEFAULT_PIECE, bytes_per_half_board, table_bytes};
 use super::odds::Odds;
 use super::partition::{MAX_BITS, Partition, Policy, UnitParts};
-use super::quarter::{Quarter, Rows, View};
-use super::shape::{Diagonals, Shape};
-use super::simd::Build;
 use super::slice::{ON_DEMAND_FROM, Slice, row_totals};
+use crate::join::count::half::{Place, Side};
+use crate::join::count::quarter::{Quarter, Rows, View};
+use crate::join::count::simd::Build;
+use crate::join::shape::{Diagonals, Shape};
 use std::sync::OnceLock;
 
 /// The smallest board the join engine counts.
@@ -58,17 +58,17 @@ pub const MOST_THREADS: usize = 256;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct JoinTask {
     /// The first unit (an index into the plan's units) and how many.
-    pub(super) first: u32,
-    pub(super) units: u32,
+    pub(in crate::join) first: u32,
+    pub(in crate::join) units: u32,
     /// The partition bits (0: whole units) and the run of partitions.
-    pub(super) bits: u8,
-    pub(super) from: u16,
-    pub(super) to: u16,
+    pub(in crate::join) bits: u8,
+    pub(in crate::join) from: u16,
+    pub(in crate::join) to: u16,
 }
 
 impl JoinTask {
     /// How many parts the task has: its units, or its partitions.
-    pub(super) fn parts(&self) -> usize {
+    pub(in crate::join) fn parts(&self) -> usize {
         if self.bits == 0 {
             self.units as usize
         } else {
@@ -80,7 +80,7 @@ impl JoinTask {
 /// Where the sides of units read the quarter's placements: one table of them all, built
 /// before the first task, or, from [`ON_DEMAND_FROM`] on, tables of the few rows each unit
 /// reads, built by the thread that counts it, and how many placements every row set has.
-pub(super) enum Table {
+pub(in crate::join) enum Table {
     Whole(Quarter),
     OnDemand { row_totals: Vec<u64> },
 }
@@ -90,7 +90,7 @@ impl Table {
     /// from `slot`, rebuilt for those rows unless it holds them.
     #[inline(always)]
     /// The quarter entries (placements) on a side's north and south rows.
-    pub(super) fn entries_on(&self, h: u32, place: Place) -> u64 {
+    pub(in crate::join) fn entries_on(&self, h: u32, place: Place) -> u64 {
         let on = |view: View, rows: u32| {
             let rows = view.table_rows(h, rows);
             match self {
@@ -104,7 +104,7 @@ impl Table {
         on(place.north, place.north_rows) + on(place.south, place.south_rows)
     }
 
-    pub(super) fn rows<'a>(
+    pub(in crate::join) fn rows<'a>(
         &'a self,
         slot: &'a mut Slice,
         h: u32,
@@ -128,22 +128,22 @@ impl Table {
 /// plan's, as a slice's index does: this is the engine's own plan, which the crate's
 /// [`Plan`](crate::Plan) checks numbers for (it returns [`Error::Task`](crate::Error::Task)).
 pub struct Plan {
-    pub(super) shape: Shape,
-    pub(super) layouts: Vec<Layout>,
+    pub(in crate::join) shape: Shape,
+    pub(in crate::join) layouts: Vec<Layout>,
     /// The units' west rows, grouped into tasks.
-    pub(super) units: Vec<u32>,
-    pub(super) tasks: Vec<JoinTask>,
+    pub(in crate::join) units: Vec<u32>,
+    pub(in crate::join) tasks: Vec<JoinTask>,
     /// Each task's weight, kept where a partitioning policy made the tasks (from n = 26:
     /// worked out with them, and dear to work out again); otherwise worked out when asked
     /// for.
-    pub(super) weights: Vec<u64>,
-    pub(super) piece: usize,
+    pub(in crate::join) weights: Vec<u64>,
+    pub(in crate::join) piece: usize,
     /// The unit count's instruction-set build, chosen when the plan is made.
-    pub(super) build: Build,
-    pub(super) table: OnceLock<Table>,
+    pub(in crate::join) build: Build,
+    pub(in crate::join) table: OnceLock<Table>,
     /// What the weights' estimate of each side's half-boards needs, worked out once (boxed:
     /// some 600 bytes).
-    pub(super) odds: OnceLock<Box<Odds>>,
+    pub(in crate::join) odds: OnceLock<Box<Odds>>,
 }
 
 /// A unit as the plan weighs it: its west rows, partition bits, weight, and the runs of its
@@ -173,7 +173,7 @@ impl Plan {
     }
 
     /// The plan's units, in no order, and no tasks yet.
-    pub(super) fn without_tasks(n: u32) -> Plan {
+    pub(in crate::join) fn without_tasks(n: u32) -> Plan {
         assert!(supports(n), "join engine: n = {n}");
         let shape = Shape::new(n);
         let layouts = layouts(shape);
@@ -192,7 +192,7 @@ impl Plan {
 
     /// Orders the units and makes the tasks: units grouped at `depth`, those that `policy`
     /// partitions split into runs of their partitions.
-    pub(super) fn make_tasks(&mut self, depth: u32, policy: Option<Policy>) {
+    pub(in crate::join) fn make_tasks(&mut self, depth: u32, policy: Option<Policy>) {
         use rayon::prelude::*;
         let plan = &*self;
         // Each unit's west rows, partition bits and weight (zero without a policy), and the
@@ -316,7 +316,7 @@ impl Plan {
 
     /// The quarter table, or the row totals of tables built on demand: built on first use
     /// (on the current thread's rayon pool).
-    pub(super) fn table(&self) -> &Table {
+    pub(in crate::join) fn table(&self) -> &Table {
         self.table.get_or_init(|| {
             let h = self.shape.h;
             if h >= ON_DEMAND_FROM {
@@ -360,7 +360,7 @@ impl Plan {
     }
 
     /// The unit (its index in `units`) and the partition of part `part` of task `index`.
-    pub(super) fn work(&self, index: usize, part: usize) -> (usize, Partition) {
+    pub(in crate::join) fn work(&self, index: usize, part: usize) -> (usize, Partition) {
         let task = &self.tasks[index];
         assert!(part < task.parts(), "task {index} has no part {part}");
         if task.bits == 0 {
@@ -446,7 +446,7 @@ impl Plan {
     }
 
     /// The west side of the unit on `west_rows`.
-    pub(super) fn west(&self, west_rows: u32) -> Place {
+    pub(in crate::join) fn west(&self, west_rows: u32) -> Place {
         let h = self.shape.h;
         Place {
             north: View::NorthWest,
@@ -460,7 +460,7 @@ impl Plan {
     }
 
     /// The east side of the unit on `west_rows` under `job`'s layout.
-    pub(super) fn east(&self, west_rows: u32, job: Job) -> Place {
+    pub(in crate::join) fn east(&self, west_rows: u32, job: Job) -> Place {
         let h = self.shape.h;
         let layout = self.layouts[job.layout as usize];
         let rows = layout.rows ^ west_rows;
@@ -475,7 +475,7 @@ impl Plan {
         }
     }
 
-    pub(super) fn side<'t>(
+    pub(in crate::join) fn side<'t>(
         &self,
         place: Place,
         north_table: Rows<'t>,

@@ -37,7 +37,7 @@ const LANES: usize = 8;
 /// (sums are taken in a fixed order, lane by lane, and Rust never fuses a multiplication
 /// and an addition unasked): every machine deals the same shards. For n = 28's ten million
 /// units, in chunks of [`LANES`] patterns that the compiler turns into vector instructions.
-pub(super) fn west_patterns(cuts: &CutOdds, rows: u64, bits: u8) -> Vec<f32> {
+pub(in crate::join) fn west_patterns(cuts: &CutOdds, rows: u64, bits: u8) -> Vec<f32> {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the processor has AVX2, checked just above.
@@ -302,7 +302,7 @@ fn scale(odds: &mut [f32], products: &mut [f32], factors: &[f32]) {
 /// The odds of each pattern of the cuts `held` lists (in 2^-32), each held with its own
 /// odds apart from the others: the shares of partitions before [`west_patterns`], for tests.
 #[cfg(test)]
-pub(super) fn independent(held: &[u64]) -> Vec<f32> {
+pub(in crate::join) fn independent(held: &[u64]) -> Vec<f32> {
     let mut odds = vec![1f32];
     for &held in held {
         let held = odds_f32(held);
@@ -316,11 +316,11 @@ pub(super) fn independent(held: &[u64]) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::join::cuts::CutPlan;
-    use crate::join::half::{Cursor, Part};
-    use crate::join::holds::board_rows;
-    use crate::join::plan::Plan;
-    use crate::join::quarter::Quarter;
+    use crate::join::count::half::{Cursor, Part};
+    use crate::join::count::quarter::Quarter;
+    use crate::join::plan::cuts::CutPlan;
+    use crate::join::plan::holds::board_rows;
+    use crate::join::plan::tasks::Plan;
 
     /// Every pattern's odds carried a row at a time through all the cuts: what
     /// [`west_patterns`] does before its factors, without splitting rows by direction.

@@ -2,29 +2,29 @@
 //! which most half-boards hold, in the order the index (`index.rs`) and the partitioned
 //! joins (`partition.rs`) take them.
 
-use super::shape::Shape;
-use super::squeeze::MAX_CUTS;
+use crate::join::count::squeeze::MAX_CUTS;
+use crate::join::shape::Shape;
 
 /// Which bits of the patterns file half-boards in buckets: the central diagonals, the ones
 /// most half-boards hold, alternating anti and main, nearest the centre first.
-pub(super) struct CutPlan {
+pub(in crate::join) struct CutPlan {
     /// Bit positions, best first: `order[..usable]` are distinct.
-    pub(super) order: [u32; MAX_CUTS],
-    pub(super) usable: usize,
+    pub(in crate::join) order: [u32; MAX_CUTS],
+    pub(in crate::join) usable: usize,
     /// The pattern's width.
-    pub(super) width: u32,
+    pub(in crate::join) width: u32,
     /// Bits that decide no pair an index counts: the positions of the cuts a partition fixes
     /// ([`CutPlan::skipping`]). A west half-board of the partition holds exactly its bits
     /// there, and an east one none of those it holds, so the index leaves them out of its
     /// rests.
-    pub(super) dropped: u64,
+    pub(in crate::join) dropped: u64,
     /// The way a unit is counted with these cuts ([`Way`]): the second files each bucket's
     /// half-boards in reverse and takes one cut more.
-    pub(super) way: Way,
+    pub(in crate::join) way: Way,
 }
 
 impl CutPlan {
-    pub(super) fn new(shape: Shape) -> CutPlan {
+    pub(in crate::join) fn new(shape: Shape) -> CutPlan {
         let len = shape.shared();
         // The longest diagonals, r + c = n - 1 and r - c = 0, sit at bit n - 1 - far of each.
         let centre = i64::from(shape.n - 1 - shape.far);
@@ -61,13 +61,13 @@ impl CutPlan {
 
 impl CutPlan {
     /// The first `k` cut positions, best first (a partitioned join's partition bits).
-    pub(super) fn first(&self, k: usize) -> &[u32] {
+    pub(in crate::join) fn first(&self, k: usize) -> &[u32] {
         &self.order[..k.min(self.usable)]
     }
 
     /// The plan without its first `k` cuts, and those dropped from the rests: what a
     /// partition whose first `k` cut bits are fixed is indexed on.
-    pub(super) fn skipping(&self, k: usize) -> CutPlan {
+    pub(in crate::join) fn skipping(&self, k: usize) -> CutPlan {
         let k = k.min(self.usable);
         let mut order = [0u32; MAX_CUTS];
         order[..self.usable - k].copy_from_slice(&self.order[k..self.usable]);
@@ -100,7 +100,7 @@ pub(crate) enum Way {
 
 impl Way {
     /// The piece size of this way, from the plan's.
-    pub(super) fn piece(self, piece: usize) -> usize {
+    pub(in crate::join) fn piece(self, piece: usize) -> usize {
         match self {
             Way::First => piece,
             Way::Second => (piece * 3 / 4).max(64),
@@ -111,7 +111,7 @@ impl Way {
 impl CutPlan {
     /// This plan as `way` takes it: itself, or its cuts one place on, the first moved to the
     /// end (its bits fixed by a partition stay where they are: they are not in `order`).
-    pub(super) fn for_way(self, way: Way) -> CutPlan {
+    pub(in crate::join) fn for_way(self, way: Way) -> CutPlan {
         match way {
             Way::First => self,
             Way::Second => {

@@ -3,16 +3,16 @@
 //! meet on a diagonal, were every queen on a column drawn at random from the side's. The
 //! weights ([`super::weight`]) are made from these estimates.
 
-use super::half::Place;
 use super::holds::{CutOdds, board_rows, free_squares};
 use super::partition::{ONE, times};
-use super::shape::{Diagonals, Shape};
+use crate::join::count::half::Place;
+use crate::join::shape::{Diagonals, Shape};
 
 /// What the half-board estimate of the west side, and of each layout's east side, needs.
-pub(super) struct Odds {
-    pub(super) west: SideOdds,
+pub(in crate::join) struct Odds {
+    pub(in crate::join) west: SideOdds,
     /// Indexed by layout.
-    pub(super) east: Vec<SideOdds>,
+    pub(in crate::join) east: Vec<SideOdds>,
 }
 
 /// [`SideOdds::ramp`]'s slope `A` for a quarter of `h` rows, in thousandths: fitted by
@@ -56,7 +56,7 @@ fn ramp_by_row(shape: Shape) -> [u64; 32] {
 
 /// The odds that make a side's pairs of quarter entries into half-boards, if every queen
 /// stood on a column drawn at random from the side's ([`SideOdds::halves`]).
-pub(super) struct SideOdds {
+pub(in crate::join) struct SideOdds {
     /// For a north and a south queen `d` rows apart (`d < h`): the share of pairs of the
     /// side's `m` columns, drawn at random, that are not `d` apart, `1 - q(d) / (m (m - 1))`
     /// (`q(d)` the ordered pairs of its columns `d` apart). Queens `h` or more rows apart
@@ -68,7 +68,7 @@ pub(super) struct SideOdds {
     free: [u64; 32],
     shape: Shape,
     /// The odds of holding each cut, for the partitions' weights.
-    pub(super) cuts: CutOdds,
+    pub(in crate::join) cuts: CutOdds,
     /// For each board row: the factor its queen's distance from the middle row makes of a
     /// side's estimate ([`SideOdds::ramp`]), in 2^-32.
     ramp: [u64; 32],
@@ -77,7 +77,7 @@ pub(super) struct SideOdds {
 impl SideOdds {
     /// The odds of a side on `columns` (bit `c` its column `first_column + c` of the board)
     /// beside the queens placed before the join on `blocked`.
-    pub(super) fn new(
+    pub(in crate::join) fn new(
         shape: Shape,
         columns: u32,
         first_column: u32,
@@ -121,7 +121,7 @@ impl SideOdds {
     /// 0.20 to 0.09 and 0.13, the west partitions' from 0.26 and 0.37 to 0.20 and 0.31.
     /// Used by the partitions' weights (n = 26 on); the whole units' formula (n <= 25) was
     /// fitted to `halves` alone.
-    pub(super) fn ramp(&self, place: Place) -> u64 {
+    pub(in crate::join) fn ramp(&self, place: Place) -> u64 {
         let mut rows = board_rows(self.shape, place);
         let mut factor = ONE;
         while rows != 0 {
@@ -140,7 +140,7 @@ impl SideOdds {
     /// half-boards at n = 14 to 17 (a unit test) and 18 and 20, the estimate's log varied
     /// with a standard deviation of 0.09 to 0.15, where the share of pairs that make
     /// half-boards was anywhere from 0.05 to 0.95. Integer arithmetic only.
-    pub(super) fn halves(&self, place: Place, pairs: u64) -> u64 {
+    pub(in crate::join) fn halves(&self, place: Place, pairs: u64) -> u64 {
         let Shape { h, far, .. } = self.shape;
         let mut share = ONE;
         let mut north = place.north_rows;

@@ -11,17 +11,17 @@
 //! and the partitions' weights ([`super::weight`]) are made from them.
 
 use super::cuts::CutPlan;
-use super::half::Place;
 use super::partition::{MAX_BITS, ONE};
-use super::shape::{Diagonals, Shape};
-use super::squeeze::MAX_CUTS;
+use crate::join::count::half::Place;
+use crate::join::count::squeeze::MAX_CUTS;
+use crate::join::shape::{Diagonals, Shape};
 
 /// The odds that a side's half-boards hold each cut (in the order partitions and then the
 /// index take them: a partition's index is cut on the cuts after its bits), for the side's
 /// columns and placed queens, whatever its rows: worked out once per layout
 /// ([`super::odds::SideOdds`]), then read for each side by adding up its rows' odds
 /// ([`CutOdds::holds`]).
-pub(super) struct CutOdds {
+pub(in crate::join) struct CutOdds {
     /// Per board row: the odds that its queen stands on each cut, in 2^-32 (zero where the
     /// cut crosses none of its free squares). Added up row by row, all cuts at once: the
     /// weights of n = 27 read every cut of every side of ten million units, and one cut
@@ -33,7 +33,7 @@ pub(super) struct CutOdds {
     /// ([`super::patterns`]).
     columns: Vec<[u8; MAX_BITS as usize]>,
     /// The cuts the placed queens hold (bit `i` for cut `i`): always held.
-    pub(super) placed: u32,
+    pub(in crate::join) placed: u32,
 }
 
 /// A row that meets a cut on none of its free squares.
@@ -42,16 +42,16 @@ const NO_SQUARE: u8 = u8::MAX;
 /// The squares of a board row on the first cuts, for [`super::patterns`]: the cuts each
 /// stands on (bit `i` for cut `i`: one or two, a diagonal of each direction), and the odds
 /// of the row's queen standing on any one of its free squares, in 2^-32.
-pub(super) struct RowSquares {
-    pub(super) cuts: [u32; MAX_BITS as usize],
-    pub(super) len: usize,
-    pub(super) odds: u64,
+pub(in crate::join) struct RowSquares {
+    pub(in crate::join) cuts: [u32; MAX_BITS as usize],
+    pub(in crate::join) len: usize,
+    pub(in crate::join) odds: u64,
 }
 
 impl CutOdds {
     /// The odds of a side on `columns` (bit `c` its column `first_column + c` of the board)
     /// beside the queens placed before the join on `blocked`.
-    pub(super) fn new(
+    pub(in crate::join) fn new(
         shape: Shape,
         columns: u32,
         first_column: u32,
@@ -102,7 +102,7 @@ impl CutOdds {
     }
 
     /// The squares of board row `row` on the first `bits` cuts (at most [`MAX_BITS`]).
-    pub(super) fn squares(&self, row: usize, bits: u8) -> RowSquares {
+    pub(in crate::join) fn squares(&self, row: usize, bits: u8) -> RowSquares {
         let mut squares = RowSquares {
             cuts: [0; MAX_BITS as usize],
             len: 0,
@@ -129,7 +129,7 @@ impl CutOdds {
     /// The odds that a half-board of the side on board rows `rows` (north rows, then south
     /// ones from row `far`: [`board_rows`]) holds each cut, in 2^-32 (at most one): a row's
     /// queen stands on one diagonal of each direction, so its rows' odds add up.
-    pub(super) fn holds(&self, rows: u64) -> [u64; MAX_CUTS] {
+    pub(in crate::join) fn holds(&self, rows: u64) -> [u64; MAX_CUTS] {
         let mut held = [0u64; MAX_CUTS];
         let mut rest = rows;
         while rest != 0 {
@@ -153,14 +153,14 @@ impl CutOdds {
 }
 
 /// The board rows of the side at `place`: its north rows, then its south ones from `far`.
-pub(super) fn board_rows(shape: Shape, place: Place) -> u64 {
+pub(in crate::join) fn board_rows(shape: Shape, place: Place) -> u64 {
     u64::from(place.north_rows) | u64::from(place.south_rows) << shape.far
 }
 
 /// The squares of board row `row` on a side's `columns` (bit `c` its column
 /// `first_column + c`) that the queens placed before the join on `blocked` leave free: where
 /// the row's queen can stand.
-pub(super) fn free_squares(
+pub(in crate::join) fn free_squares(
     shape: Shape,
     columns: u32,
     first_column: u32,
@@ -184,9 +184,9 @@ fn queen_at(n: u32, r: u32, c: u32) -> Diagonals {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::join::half::{Cursor, Part};
-    use crate::join::plan::Plan;
-    use crate::join::quarter::Quarter;
+    use crate::join::count::half::{Cursor, Part};
+    use crate::join::count::quarter::Quarter;
+    use crate::join::plan::tasks::Plan;
 
     /// The odds of holding each of the first eight cuts follow the share of a side's real
     /// half-boards that hold it (n = 16 and 17, every side of some size): their log's error

@@ -2,10 +2,10 @@
 //! (`--max-memory`): the quarter table (or each thread's tables built on demand) plus one
 //! piece of half-boards of each side per thread.
 
-use super::chunking::Chunking;
-use super::quarter::whole_bytes;
-use super::shape::Shape;
 use super::slice::{MOST_ON_KEY, ON_DEMAND_FROM, Slice};
+use crate::join::count::chunking::Chunking;
+use crate::join::count::quarter::whole_bytes;
+use crate::join::shape::Shape;
 
 /// The memory the quarter tables of the n x n board take on `threads` threads, in bytes,
 /// without building them: the whole table up to n = 25; from n = 26 on, the count of
@@ -22,7 +22,7 @@ pub fn table_bytes(n: u32, threads: usize) -> u64 {
 
 /// The most south entries a side appends at once past its piece: those of one set of rows
 /// and columns of the h x h quarter.
-pub(super) fn longest_run(h: u32) -> usize {
+pub(in crate::join) fn longest_run(h: u32) -> usize {
     MOST_ON_KEY[h as usize] as usize
 }
 

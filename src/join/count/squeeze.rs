@@ -7,7 +7,7 @@
 /// half-boards at 256 a bucket. (At 12, pieces past 2^20 got no more cuts, and larger
 /// pieces were no faster: 47.9, 40.9 and 56.6 s for the median unit of n = 26 in pieces of
 /// 2^20, 2^22 and 2^24, against 46.6, 31.2 and 26.6 s at 20.)
-pub(super) const MAX_CUTS: usize = 20;
+pub(in crate::join) const MAX_CUTS: usize = 20;
 
 /// A split of patterns into a bucket number (the cut bits) and the rest, squeezed together,
 /// with the dropped bits in neither: the bits a partition fixes (`partition.rs`), which can
@@ -20,22 +20,22 @@ pub(crate) struct Squeeze {
     removed: [u32; MAX_CUTS],
     removed_count: usize,
     /// How many cuts (bucket bits).
-    pub(super) count: usize,
+    pub(in crate::join) count: usize,
     /// The cuts as a mask, and the rest's bits, for `PEXT`.
-    pub(super) cut_mask: u64,
-    pub(super) rest_mask: u64,
+    pub(in crate::join) cut_mask: u64,
+    pub(in crate::join) rest_mask: u64,
 }
 
 impl Squeeze {
     /// Cuts at `positions` (distinct, below `width`) of patterns `width` bits wide.
-    pub(super) fn from_positions(positions: &[u32], width: u32) -> Squeeze {
+    pub(in crate::join) fn from_positions(positions: &[u32], width: u32) -> Squeeze {
         Squeeze::dropping(positions, 0, width)
     }
 
     /// Cuts at `positions`, and the bits of `dropped` (none of them a cut) in no part of the
     /// split, of patterns `width` bits wide; at most [`MAX_CUTS`] of them all (a partition's
     /// bits are the first cuts of its unit's plan, and its index's cuts the next ones).
-    pub(super) fn dropping(positions: &[u32], dropped: u64, width: u32) -> Squeeze {
+    pub(in crate::join) fn dropping(positions: &[u32], dropped: u64, width: u32) -> Squeeze {
         let cut_mask = positions.iter().fold(0u64, |m, &b| m | 1 << b);
         assert_eq!(
             cut_mask.count_ones() as usize,
@@ -69,7 +69,7 @@ impl Squeeze {
     /// nor dropped squeezed together, one bit at a time. `PEXT` gives the same (`Bmi2` in
     /// `simd.rs`).
     #[inline(always)]
-    pub(super) fn split_portable(&self, pattern: u64) -> (usize, u64) {
+    pub(in crate::join) fn split_portable(&self, pattern: u64) -> (usize, u64) {
         let mut rest = pattern & self.rest_mask;
         let mut bucket = 0usize;
         // Highest first, so that the rest's bits below a position are where they were.
@@ -85,7 +85,7 @@ impl Squeeze {
     }
 
     /// How many bits a rest has.
-    pub(super) fn rest_width(&self) -> u32 {
+    pub(in crate::join) fn rest_width(&self) -> u32 {
         self.rest_mask.count_ones()
     }
 }
@@ -98,7 +98,7 @@ pub(crate) trait Gather: Copy {
 
 /// Gathers one bit at a time: runs on every processor.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Portable;
+pub(in crate::join) struct Portable;
 
 impl Gather for Portable {
     #[inline(always)]
@@ -132,7 +132,7 @@ mod tests {
     /// and squeezes out both, and the rest is as wide as it says.
     #[test]
     fn a_split_gathers_the_cuts_and_leaves_out_the_dropped_bits() {
-        let mut next = crate::join::hot::test_words(0x5eed_0fc0);
+        let mut next = crate::join::count::hot::test_words(0x5eed_0fc0);
         for round in 0..400 {
             let width = [20, 38, 54, 63, 64][round % 5];
             let width_mask = if width == 64 { !0 } else { (1u64 << width) - 1 };
