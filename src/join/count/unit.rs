@@ -380,8 +380,9 @@ impl Plan {
     }
 }
 
-/// For the device's tests: indexes `west` [`super::index::test_patterns`] and sends its pairs with `east`
-/// others to `pairs`; returns what the index counts here, and the width of its rests.
+/// For the device's tests: indexes `west` [`super::index::test_patterns`] and sends its
+/// pairs with `east` others to `pairs`; returns what the index counts here, and the width
+/// of its rests.
 #[cfg(all(test, feature = "gpu"))]
 pub(crate) fn pairs_of_patterns(west: usize, east: usize, pairs: &mut impl Pairs) -> (u64, u32) {
     let gather = super::squeeze::Portable;
