@@ -39,6 +39,11 @@ pub enum Error {
     /// failure names the journal ([`Failure::path`]) and keeps the I/O error as its source.
     #[error(transparent)]
     CheckpointIo(Failure),
+    /// A journal or subtotals file read back (for an audit) cannot be read as one: it is
+    /// neither, it is damaged or cut short, or it cannot be read at all. The message names
+    /// the kind of file and its path.
+    #[error("{0}")]
+    Recorded(String),
     /// A file is in use by another run: it holds the file's lock (a checkpoint journal that
     /// another count is writing). Waiting for that run, or naming another file, is the remedy.
     #[error("{0}")]

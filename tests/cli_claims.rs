@@ -73,7 +73,7 @@ fn no_output_replaces_a_journal_in_use_by_any_name() {
     std::os::unix::fs::symlink(&soft, &chain).unwrap();
     for args in OUTPUTS {
         for name in [&journal, &hard, &soft, &chain] {
-            refused(args, name, "using it as its checkpoint journal");
+            refused(args, name, "another nqueens run is using it");
         }
     }
     let out = run.wait_with_output();
@@ -146,7 +146,7 @@ fn an_output_on_a_locked_journal_is_refused_and_the_file_left_alone() {
     std::os::unix::fs::symlink(&journal, &link).unwrap();
     for args in OUTPUTS {
         for name in [&journal, &link] {
-            refused(args, name, "using it as its checkpoint journal");
+            refused(args, name, "another nqueens run is using it");
         }
     }
     assert_eq!(
@@ -228,4 +228,99 @@ fn an_output_that_is_also_standard_output_is_refused() {
             assert_eq!(std::fs::read_to_string(&f).unwrap(), "hdr\n");
         }
     }
+}
+
+/// The descriptor `pid` holds open on `path`, as `/proc/PID/fd/N`.
+#[cfg(target_os = "linux")]
+fn descriptor_of(pid: u32, path: &Path) -> std::path::PathBuf {
+    let wanted = path.canonicalize().unwrap();
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|fd| std::fs::read_link(fd).is_ok_and(|target| target == wanted))
+        .expect("the run holds its journal open")
+}
+
+/// Regression: with a count running on journal J, `find 4 -o /proc/PID/fd/N` (N its journal's
+/// descriptor), `solve -o` and `--subtotals` to the same path, or a link to it, exited 0 and
+/// appended their lines to J, so the resume refused it as damaged and every finished task was
+/// lost: a path under `/proc` was written in place without asking whether another run held
+/// the file. The open file is asked now, whatever name reached it, and a journal there is
+/// refused as by its own name.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_journal_in_use_was_written_through_proc() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("jr");
+    let run = journal_in_use(&journal);
+    let fd = descriptor_of(run.child.id(), &journal);
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(&fd, &link).unwrap();
+    for args in OUTPUTS {
+        for name in [&fd, &link] {
+            refused(args, name, "another nqueens run is using it");
+        }
+    }
+    refused(
+        &["count", "8", "--checkpoint"],
+        &fd,
+        "another run is using this journal",
+    );
+    let out = run.wait_with_output();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Nothing was appended: the journal resumes whole, counting nothing again.
+    nqueens()
+        .args(["count", "16", "--engine", "search", "--symmetry", "mirror"])
+        .arg("--checkpoint")
+        .arg(&journal)
+        .assert()
+        .success()
+        .stdout(format!("{Q16}\n"));
+}
+
+/// Regression: `count --checkpoint /dev/stdout > F` (and `/proc/self/fd/1`) was taken when
+/// standard output was a regular file, and the printed count overwrote the journal's header;
+/// `--subtotals /dev/stdout > F` mixed the subtotals and the count in one file, and through a
+/// pipe too. `count` prints its result on standard output, so neither may be standard output
+/// by any name; `solve -o /dev/stdout` still writes through it (its only output).
+#[test]
+#[cfg(target_os = "linux")]
+fn a_checkpoint_named_dev_stdout_was_overwritten_by_the_count() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("f");
+    let run = |args: &[&str], stdout: Stdio| {
+        cli_support::output(
+            std::process::Command::new(cli_support::bin())
+                .args(args)
+                .stdin(Stdio::null())
+                .stdout(stdout),
+        )
+    };
+    for flag in ["--checkpoint", "--subtotals"] {
+        for name in ["/dev/stdout", "/proc/self/fd/1", "/dev/fd/1"] {
+            let out = run(
+                &["count", "10", flag, name],
+                File::create(&f).unwrap().into(),
+            );
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{flag} {name}: {stderr}");
+            assert!(stderr.contains("is also standard output"), "{stderr}");
+            assert_eq!(std::fs::read_to_string(&f).unwrap(), "", "{flag} {name}");
+        }
+    }
+    let out = run(
+        &["count", "10", "--subtotals", "/dev/stdout"],
+        Stdio::piped(),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(out.stdout.is_empty());
+    // A device shared by any number of writers is not a file to keep.
+    let out = run(&["count", "10", "--subtotals", "/dev/null"], Stdio::null());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run(
+        &["solve", "6", "-o", "/dev/stdout"],
+        File::create(&f).unwrap().into(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&f).unwrap().lines().count(), 4);
 }

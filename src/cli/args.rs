@@ -65,7 +65,8 @@ pub enum Command {
     Serve(ServeArgs),
     /// Recount a random sample of the tasks a checkpoint journal or a subtotals file records,
     /// a second way, and name every task whose value differs and the node that counted it.
-    /// Exit 0: every value agrees; 1: some differ.
+    /// Exit 0: every value agrees; 1: some differ; 2: a file cannot be read as a journal or
+    /// subtotals file of this version.
     #[command(after_help = "Examples:
   nqueens audit q27.journal --share 0.01         1 % of the tasks, the seed printed
   nqueens audit shards/*.tsv --tasks 500 --seed 7
@@ -87,17 +88,17 @@ pub struct AuditArgs {
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<std::path::PathBuf>,
 
-    /// The share of the recorded tasks to recount, from 0 to 1 [default: 0.01].
-    #[arg(long, value_name = "S", value_parser = values::share, conflicts_with = "tasks")]
+    /// The share of the recorded tasks to recount, above 0 and at most 1 [default: 0.01].
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = values::share, conflicts_with = "tasks")]
     pub share: Option<f64>,
 
     /// How many of the recorded tasks to recount.
-    #[arg(long, value_name = "K", value_parser = values::task_count)]
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = values::task_count)]
     pub tasks: Option<u64>,
 
     /// The seed of the sample (the same sample for the same seed) [default: from the clock,
     /// printed].
-    #[arg(long, value_name = "SEED")]
+    #[arg(long, value_name = "SEED", allow_negative_numbers = true, value_parser = values::seed)]
     pub seed: Option<u64>,
 
     /// Worker threads, 1 to 1024 [default: one per core].
@@ -114,7 +115,7 @@ pub struct AuditArgs {
 pub struct SelftestArgs {
     /// Run as a stress test for this long (`90s`, `30m`, `12h`): rounds of counts with known
     /// answers on every core, one timestamped line a round, stopping at the first error.
-    #[arg(long = "for", value_name = "DURATION", value_parser = values::duration)]
+    #[arg(long = "for", value_name = "DURATION", allow_hyphen_values = true, value_parser = values::duration)]
     pub duration: Option<std::time::Duration>,
 
     /// Worker threads, 1 to 1024 [default: one per core].

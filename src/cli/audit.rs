@@ -9,19 +9,27 @@ use super::stderr::say;
 use anyhow::{Result, bail};
 use nqueens::checkpoint::{Recorded, RunIdentity};
 use nqueens::recount::audit_sample;
-use nqueens::{Counter, Engine};
+use nqueens::{Counter, Engine, Job};
 use serde::Serialize;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
 use std::time::Instant;
 
-/// A recorded task whose recount differs.
+/// One file's record of a task: its value, the node that counted it, the file.
+#[derive(Clone, Debug, Serialize)]
+struct Record {
+    value: u128,
+    node: String,
+    file: String,
+}
+
+/// A task whose records do not all agree with its recount: every record of it (two files
+/// that record it differently are both named), and the recount.
 #[derive(Debug, Serialize)]
 struct Differing {
     task: usize,
-    recorded: u128,
     recounted: u128,
-    node: String,
+    recorded: Vec<Record>,
 }
 
 /// What an audit found, as `--json` gives it.
@@ -30,8 +38,15 @@ struct Report {
     n: u32,
     engine: &'static str,
     tasks: usize,
+    /// The tasks the files should hold: the whole run's, or their shards'.
+    expected: usize,
     recorded: usize,
+    /// Expected tasks no file records.
+    missing: usize,
     audited: usize,
+    /// Tasks two files record with different values (each recounted, in or beyond the
+    /// sample).
+    recorded_differently: usize,
     seed: u64,
     way: &'static str,
     seconds: f64,
@@ -39,51 +54,78 @@ struct Report {
     differing: Vec<Differing>,
 }
 
-/// Runs a validated `audit` command; returns the exit code.
+/// Runs a validated `audit` command; returns the exit code: 0 when every recount agrees, 1
+/// when a value differs, 2 when a file cannot be read as a journal or subtotals file of this
+/// version (said on stderr), as for any input the command cannot take.
 pub fn run(config: &AuditConfig) -> Result<ExitCode> {
-    let (identity, recorded, clashes) = read_all(config)?;
+    let read = match read_all(config) {
+        Ok(read) => read,
+        Err(e) => {
+            say!("error: {e:#}");
+            return Ok(ExitCode::Usage);
+        }
+    };
     let counter = Counter::new()
-        .engine(identity.engine)
-        .split_depth(identity.split_depth);
+        .engine(read.identity.engine)
+        .split_depth(read.identity.split_depth);
     let counter = match config.threads {
         Some(threads) => counter.threads(threads),
         None => counter,
     };
-    let job = counter.prepare(identity.n)?;
-    if job.plan.len() != identity.tasks || job.split_depth != identity.split_depth {
-        bail!(
-            "the files name a run of {} tasks at split depth {}, which this build does not make",
-            identity.tasks,
-            identity.split_depth
+    let mut job = counter.prepare(read.identity.n)?;
+    if job.plan.len() != read.identity.tasks || job.split_depth != read.identity.split_depth {
+        say!(
+            "error: the files name a run of {} tasks at split depth {}, which this build does \
+             not make",
+            read.identity.tasks,
+            read.identity.split_depth
         );
+        return Ok(ExitCode::Usage);
     }
-    let ids: Vec<usize> = recorded.keys().copied().collect();
+    let expected = expected_tasks(&mut job, &read.shards)?;
+    let ids: Vec<usize> = read.tasks.keys().copied().collect();
     let wanted = match config.sample {
         AuditSample::Share(share) => (share * ids.len() as f64).ceil() as usize,
         AuditSample::Tasks(tasks) => usize::try_from(tasks).unwrap_or(usize::MAX),
     };
     let seed = config.seed.unwrap_or_else(clock_seed);
     let sample = audit_sample(&ids, wanted, seed);
+    // Tasks recorded differently are recounted whatever the sample: the recount says which
+    // file is right.
+    let mut recount: Vec<usize> = sample.clone();
+    recount.extend(
+        read.tasks
+            .iter()
+            .filter(|(_, r)| !all_alike(r))
+            .map(|(&t, _)| t),
+    );
+    recount.sort_unstable();
+    recount.dedup();
     let started = Instant::now();
-    let recounted = counter.recount(&job, &sample)?;
-    let mut differing: Vec<Differing> = sample
+    let values = counter.recount(&job, &recount)?;
+    let differing: Vec<Differing> = recount
         .iter()
-        .zip(&recounted)
-        .filter(|&(id, value)| recorded[id].0 != *value)
-        .map(|(&task, &recounted)| Differing {
+        .zip(values)
+        .filter(|&(task, value)| read.tasks[task].iter().any(|r| r.value != value))
+        .map(|(&task, recounted)| Differing {
             task,
-            recorded: recorded[&task].0,
             recounted,
-            node: recorded[&task].1.clone(),
+            recorded: read.tasks[&task].clone(),
         })
         .collect();
-    differing.extend(clashes);
+    let missing = expected
+        .iter()
+        .filter(|t| !read.tasks.contains_key(t))
+        .count();
     let report = Report {
-        n: identity.n,
+        n: read.identity.n,
         engine: job.engine.name(),
-        tasks: identity.tasks,
+        tasks: read.identity.tasks,
+        expected: expected.len(),
         recorded: ids.len(),
+        missing,
         audited: sample.len(),
+        recorded_differently: recount.len() - sample.len(),
         seed,
         way: way(job.engine),
         seconds: started.elapsed().as_secs_f64(),
@@ -98,14 +140,46 @@ pub fn run(config: &AuditConfig) -> Result<ExitCode> {
     })
 }
 
-/// Each recorded task's value and the node that counted it.
-type Tasks = BTreeMap<usize, (u128, String)>;
+/// Whether a task's records agree with one another.
+fn all_alike(records: &[Record]) -> bool {
+    records
+        .windows(2)
+        .all(|pair| pair[0].value == pair[1].value)
+}
 
-/// Every file's tasks, of one run; and the tasks two files record with different values.
-fn read_all(config: &AuditConfig) -> Result<(RunIdentity, Tasks, Vec<Differing>)> {
+/// The tasks the files should hold between them: the whole run's when one names the whole
+/// run, else the tasks of the shards they name.
+fn expected_tasks(
+    job: &mut Job,
+    shards: &BTreeSet<Option<(usize, usize)>>,
+) -> Result<BTreeSet<usize>> {
+    if shards.contains(&None) {
+        return Ok((0..job.plan.len()).collect());
+    }
+    let mut tasks = BTreeSet::new();
+    for &(index, count) in shards.iter().flatten() {
+        tasks.extend(job.shard(index, count)?);
+    }
+    Ok(tasks)
+}
+
+/// What the files of one run record.
+struct Read {
+    /// The run, with no shard named.
+    identity: RunIdentity,
+    /// The shards the files name (`None`: the whole run).
+    shards: BTreeSet<Option<(usize, usize)>>,
+    /// Each recorded task's records: one a file that records it, alike ones kept once.
+    tasks: BTreeMap<usize, Vec<Record>>,
+}
+
+/// Every file's tasks, of one run; a file that is not a journal or subtotals file of this
+/// version, is damaged, is of another run than the first, or a set that records no task, is
+/// the error.
+fn read_all(config: &AuditConfig) -> Result<Read> {
     let mut identity: Option<RunIdentity> = None;
-    let mut tasks: BTreeMap<usize, (u128, String)> = BTreeMap::new();
-    let mut clashes = Vec::new();
+    let mut shards = BTreeSet::new();
+    let mut tasks: BTreeMap<usize, Vec<Record>> = BTreeMap::new();
     for file in &config.files {
         let recorded = Recorded::read(file)?;
         let theirs = RunIdentity {
@@ -114,10 +188,11 @@ fn read_all(config: &AuditConfig) -> Result<(RunIdentity, Tasks, Vec<Differing>)
         };
         if theirs.version != env!("CARGO_PKG_VERSION") {
             bail!(
-                "{}: recorded by nqueens {}, whose tasks may be numbered otherwise: audit it \
-                 with that version",
+                "{}: recorded by nqueens {}, whose tasks may be numbered otherwise: this \
+                 version ({}) audits the files of its own runs only",
                 file.display(),
-                theirs.version
+                theirs.version,
+                env!("CARGO_PKG_VERSION")
             );
         }
         match &identity {
@@ -128,22 +203,41 @@ fn read_all(config: &AuditConfig) -> Result<(RunIdentity, Tasks, Vec<Differing>)
             ),
             _ => identity = Some(theirs),
         }
+        shards.insert(recorded.identity.shard);
         for (task, (value, node)) in recorded.tasks {
-            match tasks.get(&task) {
-                Some((other, _)) if *other != value => clashes.push(Differing {
-                    task,
-                    recorded: *other,
-                    recounted: value,
-                    node: format!("{node} (recorded twice, differently)"),
-                }),
-                _ => {
-                    tasks.insert(task, (value, node));
-                }
+            let records = tasks.entry(task).or_default();
+            if records.iter().all(|r| r.value != value) {
+                records.push(Record {
+                    value,
+                    node,
+                    file: file.display().to_string(),
+                });
             }
         }
     }
     let identity = identity.expect("audit takes one file or more");
-    Ok((identity, tasks, clashes))
+    if tasks.is_empty() {
+        match &config.files[..] {
+            [file] => bail!(
+                "{}: it records no finished task: there is nothing to audit",
+                file.display()
+            ),
+            files => bail!(
+                "the {} files record no finished task: there is nothing to audit",
+                files.len()
+            ),
+        }
+    }
+    Ok(Read {
+        identity,
+        shards,
+        tasks,
+    })
+}
+
+/// `count` and the noun for it: "1 file", "2 files".
+fn plural(count: usize, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
 }
 
 /// How the tasks of `engine` are recounted.
@@ -174,45 +268,83 @@ fn write(config: &AuditConfig, report: &Report) -> Result<()> {
     let share = 100.0 * report.audited as f64 / report.recorded.max(1) as f64;
     writeln!(
         out,
-        "n = {} ({}, {} tasks): {} of the {} recorded tasks recounted ({share:.1} %, seed {}) \
-         by {} in {:.2} s",
+        "n = {} ({}, {}): {} of the {} recorded tasks recounted ({share:.1} %, seed {}) by {} \
+         in {:.2} s",
         report.n,
         report.engine,
-        report.tasks,
+        plural(report.tasks, "task", "tasks"),
         report.audited,
         report.recorded,
         report.seed,
         report.way,
         report.seconds
     )?;
-    for d in &report.differing {
+    if report.missing > 0 {
         writeln!(
             out,
-            "task {}: recorded {}, recounted {}; counted on {}",
-            d.task, d.recorded, d.recounted, d.node
+            "the files record {} of the {} they should hold: {} missing (a run not finished, \
+             or a file left out)",
+            report.recorded,
+            plural(report.expected, "task", "tasks"),
+            report.missing
         )?;
+    }
+    if report.recorded_differently > 0 {
+        writeln!(
+            out,
+            "{} recorded differently by two files, recounted too",
+            plural(report.recorded_differently, "task is", "tasks are")
+        )?;
+    }
+    for d in &report.differing {
+        match &d.recorded[..] {
+            [one] => writeln!(
+                out,
+                "task {}: recorded {}, recounted {}; counted on {} ({})",
+                d.task, one.value, d.recounted, one.node, one.file
+            )?,
+            several => {
+                let each: Vec<String> = several
+                    .iter()
+                    .map(|r| format!("{} on {} ({})", r.value, r.node, r.file))
+                    .collect();
+                writeln!(
+                    out,
+                    "task {}: recorded {}; recounted {}",
+                    d.task,
+                    each.join(", "),
+                    d.recounted
+                )?;
+            }
+        }
     }
     if report.agrees {
         writeln!(out, "every recounted value agrees")?;
     } else {
+        // The nodes of the records that differ from their recount, each once a task.
         let mut by_node: BTreeMap<&str, usize> = BTreeMap::new();
         for d in &report.differing {
-            *by_node.entry(d.node.as_str()).or_default() += 1;
+            let wrong: BTreeSet<&str> = d
+                .recorded
+                .iter()
+                .filter(|r| r.value != d.recounted)
+                .map(|r| r.node.as_str())
+                .collect();
+            for node in wrong {
+                *by_node.entry(node).or_default() += 1;
+            }
         }
         let nodes: Vec<String> = by_node
             .iter()
             .map(|(node, k)| format!("{node} ({k})"))
             .collect();
-        writeln!(
-            out,
-            "{} values differ, counted on: {}",
+        let differ = plural(
             report.differing.len(),
-            nodes.join(", ")
-        )?;
-        say!(
-            "error: the audit found {} values that differ",
-            report.differing.len()
+            "task's value differs",
+            "tasks' values differ",
         );
+        writeln!(out, "{differ}, counted on: {}", nodes.join(", "))?;
+        say!("error: the audit found {differ} from the recount");
     }
     out.flush()?;
     Ok(())

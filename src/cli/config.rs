@@ -174,7 +174,7 @@ pub struct SolveConfig {
 
 impl SolveConfig {
     fn from_args(args: &SolveArgs) -> Result<SolveConfig, String> {
-        distinct_outputs(&[("--output", args.output.as_deref())])?;
+        distinct_outputs(&[("--output", args.output.as_deref())], Stdout::Free)?;
         Ok(SolveConfig {
             n: args.size,
             format: format(args.format),
@@ -214,7 +214,7 @@ impl FindConfig {
                 format.max_n()
             ));
         }
-        distinct_outputs(&[("--output", args.output.as_deref())])?;
+        distinct_outputs(&[("--output", args.output.as_deref())], Stdout::Free)?;
         Ok(FindConfig {
             n,
             format,
@@ -321,10 +321,13 @@ impl CountConfig {
         if let Some(path) = &args.checkpoint {
             must_be_regular(path, "a checkpoint journal")?;
         }
-        distinct_outputs(&[
-            ("--checkpoint", args.checkpoint.as_deref()),
-            ("--subtotals", args.subtotals.as_deref()),
-        ])?;
+        distinct_outputs(
+            &[
+                ("--checkpoint", args.checkpoint.as_deref()),
+                ("--subtotals", args.subtotals.as_deref()),
+            ],
+            Stdout::Taken,
+        )?;
         let engine = count_engine(args)?;
         let style = if args.json {
             OutputStyle::Json
@@ -464,10 +467,22 @@ fn must_be_regular(path: &Path, what: &str) -> Result<(), String> {
     }
 }
 
+/// Whether a command writes to standard output besides the files it names.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stdout {
+    /// No (`solve -o`, `find -o`): an output named as one of this process's descriptors
+    /// (`/dev/stdout`) is written through it, at its offset, and nothing is lost.
+    Free,
+    /// Yes (`count` prints its result there): no output may be standard output by any name,
+    /// `/dev/stdout` and `/proc/self/fd/1` included, or the two would be mixed in one file
+    /// (a journal's header overwritten by the count, subtotals around it).
+    Taken,
+}
+
 /// Refuses two outputs that are one file (`--checkpoint F --subtotals F`, a link to the other,
 /// dangling or not, or either one also standard output, `> F`): each would overwrite the
 /// other, and a journal overwritten at the end loses the run it was to keep.
-fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), String> {
+fn distinct_outputs(outputs: &[(&str, Option<&Path>)], stdout: Stdout) -> Result<(), String> {
     let named: Vec<(&str, &Path)> = outputs
         .iter()
         .filter_map(|&(flag, path)| Some((flag, path?)))
@@ -481,7 +496,11 @@ fn distinct_outputs(outputs: &[(&str, Option<&Path>)]) -> Result<(), String> {
                 ));
             }
         }
-        if is_stdout(path) {
+        let also_stdout = match stdout {
+            Stdout::Free => is_stdout(path),
+            Stdout::Taken => is_stdout_by_any_name(path),
+        };
+        if also_stdout {
             return Err(format!(
                 "{flag} {} is also standard output: one would overwrite the other; name \
                  another file",
@@ -521,6 +540,27 @@ fn is_stdout(path: &Path) -> bool {
     std::fs::metadata(stdout).is_ok_and(|meta| meta.is_file())
         && !super::output::is_own_descriptor(path)
         && identity(path).is_some_and(|file| identity(stdout) == Some(file))
+}
+
+/// Whether `path`, by any name (`/dev/stdout` and `/proc/self/fd/1` too), is the file or
+/// pipe standard output writes to; a terminal or `/dev/null` is a device that any number of
+/// writers share, and is not counted.
+fn is_stdout_by_any_name(path: &Path) -> bool {
+    let stdout = Path::new("/dev/stdout");
+    std::fs::metadata(stdout).is_ok_and(|meta| meta.is_file() || is_fifo(&meta))
+        && identity(path).is_some_and(|file| identity(stdout) == Some(file))
+}
+
+/// Whether a file is a pipe (a FIFO).
+#[cfg(unix)]
+fn is_fifo(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::FileTypeExt;
+    meta.file_type().is_fifo()
+}
+
+#[cfg(not(unix))]
+fn is_fifo(_: &std::fs::Metadata) -> bool {
+    false
 }
 
 /// The device and inode of an existing file (after links).

@@ -118,7 +118,7 @@ fn write_shard(
     shards: usize,
     ran: &Ran,
 ) -> Result<()> {
-    let units = ran.values.values().sum();
+    let units = ran.units()?;
     let ids = ran.values.keys().copied().collect();
     let result = ShardResult::new(job, index, shards, ids, units);
     serde_json::to_writer(&mut *out, &result)?;
@@ -138,7 +138,7 @@ fn write_count(
     ran: &Ran,
     started: Instant,
 ) -> Result<bool> {
-    let count = counter.finish(job, ran.values.values().sum());
+    let count = counter.finish(job, ran.units()?);
     let mut row = Row::of_count(&count, started.elapsed(), ran.ranks);
     if let Some(check) = &ran.check {
         row = row.with_double_check(check);
@@ -362,6 +362,15 @@ struct Ran {
     not_kept: Vec<anyhow::Error>,
     /// What `--double-check` counted the second way.
     check: Option<DoubleCheck>,
+}
+
+impl Ran {
+    /// The sum of the tasks' values, checked: those a journal held were read from a file.
+    fn units(&self) -> Result<u128> {
+        checkpoint::total_units(self.values.values()).ok_or_else(|| {
+            anyhow::anyhow!("the tasks' values add up past 2^128: a journal's record is wrong")
+        })
+    }
 }
 
 /// Runs the tasks of `job` that this command covers (all, or one shard's), resuming from and

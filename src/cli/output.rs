@@ -176,12 +176,19 @@ impl Output {
             return Ok(Output::Stdout(BufWriter::with_capacity(BUFFER, stdout())));
         };
         let cannot = || format!("cannot write {}", path.display());
-        let direct = |file: File| Output::Direct {
-            writer: BufWriter::with_capacity(BUFFER, file),
-            path: path.to_path_buf(),
+        // A file written in place may be a journal another run holds, reached through
+        // `/proc/PID/fd/N` or a link to it: the open file is asked for its lock, not its name.
+        let direct = |file: File| -> Result<Output> {
+            if claim::held_open(&file).unwrap_or(false) {
+                return Err(in_use(path));
+            }
+            Ok(Output::Direct {
+                writer: BufWriter::with_capacity(BUFFER, file),
+                path: path.to_path_buf(),
+            })
         };
         let target = match target(path).with_context(cannot)? {
-            Target::Descriptor(fd) => return Ok(direct(duplicate(fd).with_context(cannot)?)),
+            Target::Descriptor(fd) => return direct(duplicate(fd).with_context(cannot)?),
             Target::InPlace => {
                 // Appending writes a descriptor of another process opened by `>` from its
                 // start and one opened by `>>` at its end; a device or a FIFO has no position.
@@ -189,7 +196,7 @@ impl Output {
                     .append(true)
                     .open(path)
                     .with_context(cannot)?;
-                return Ok(direct(file));
+                return direct(file);
             }
             Target::Replace(target) => target,
         };
@@ -201,12 +208,7 @@ impl Output {
         // Locked first, then the journal's lock looked for (`nqueens::claim`): a journal
         // another run appends to would be renamed over, its run's records lost.
         if claim::held(&target).unwrap_or(false) {
-            return Err(nqueens::Error::InUse(format!(
-                "cannot write {}: another nqueens run is using it as its checkpoint journal (it \
-                 holds its lock); wait for that run to end, or write another file",
-                path.display()
-            ))
-            .into());
+            return Err(in_use(path));
         }
         super::interrupt::watch_temporary(temporary.path.clone());
         Ok(Output::File {
@@ -311,6 +313,16 @@ impl Temporary {
         ))
         .into())
     }
+}
+
+/// The error for an output that names a file another run holds locked.
+fn in_use(path: &Path) -> anyhow::Error {
+    nqueens::Error::InUse(format!(
+        "cannot write {}: another nqueens run is using it (as its checkpoint journal, or an \
+         output it is writing); wait for that run to end, or write another file",
+        path.display()
+    ))
+    .into()
 }
 
 /// A new file at `path`, with read and write for all before the umask, as the shell's `>`

@@ -92,6 +92,11 @@ pub fn task_count(text: &str) -> Result<u64, String> {
     whole(text, 1, u64::MAX, "task count")
 }
 
+/// An audit's seed: 0 to 2^64 - 1.
+pub fn seed(text: &str) -> Result<u64, String> {
+    whole(text, 0, u64::MAX, "seed")
+}
+
 /// Refuses a flag where a value was wanted: `--shard` and `--max-memory` take values that
 /// start with `-` (so that `-1/3` and `-5M` are said to be out of range, not taken for
 /// flags), and `--shard --json` then names the flag it took.
@@ -136,25 +141,34 @@ pub fn memory_size(text: &str) -> Result<MemorySize, String> {
     })
 }
 
-/// A share of a whole: a number from 0 to 1 (`0.01` for 1 %).
+/// A share of a whole: a number above 0, at most 1 (`0.01` for 1 %); a share of 0 would
+/// recount nothing, and an audit that checks nothing must not pass.
 pub fn share(text: &str) -> Result<f64, String> {
     not_a_flag(text)?;
     match text.trim().parse::<f64>() {
-        Ok(share) if (0.0..=1.0).contains(&share) => Ok(share),
+        Ok(share) if share > 0.0 && share <= 1.0 => Ok(share),
+        Ok(share) if share == 0.0 => Err(format!(
+            "share {text} recounts no task: expected a share above 0, at most 1 (0.01 for 1 %)"
+        )),
         Ok(_) => Err(format!(
-            "share {text} is out of range: expected 0 to 1 (0.01 for 1 %)"
+            "share {text} is out of range: expected above 0, at most 1 (0.01 for 1 %)"
         )),
         Err(_) => Err(format!(
-            "invalid share '{text}': expected a number from 0 to 1"
+            "invalid share '{text}': expected a number above 0, at most 1 (0.01 for 1 %)"
         )),
     }
 }
 
-/// A duration: a whole number with a unit, `s`, `m`, `h` or `d` (`90s`, `30m`, `12h`).
+/// The longest `--for` takes, in days.
+const MAX_DAYS: u64 = 366;
+
+/// A duration: a whole number above 0 with a unit, `s`, `m`, `h` or `d` (`90s`, `30m`, `12h`),
+/// at most [`MAX_DAYS`].
 pub fn duration(text: &str) -> Result<std::time::Duration, String> {
     not_a_flag(text)?;
-    let bad = || format!("invalid duration '{text}': expected a number and s, m, h or d (30m)");
     let text = text.trim();
+    let bad =
+        || format!("invalid duration '{text}': expected a whole number and s, m, h or d (30m)");
     let (digits, unit) = text.split_at(text.len().saturating_sub(1));
     let seconds: u64 = match unit {
         "s" => 1,
@@ -163,15 +177,24 @@ pub fn duration(text: &str) -> Result<std::time::Duration, String> {
         "d" => 86400,
         _ => return Err(bad()),
     };
-    let count: u64 = digits.parse().map_err(|_| bad())?;
-    if count == 0 {
+    let number = digits.strip_prefix(['-', '+']).unwrap_or(digits);
+    if number.is_empty() || !number.bytes().all(|b| b.is_ascii_digit()) {
         return Err(bad());
     }
-    count
-        .checked_mul(seconds)
-        .filter(|&s| s <= 366 * 86400)
-        .map(std::time::Duration::from_secs)
-        .ok_or_else(|| format!("duration '{text}' is too long: at most 366d"))
+    let too_long = || format!("duration '{text}' is too long: at most {MAX_DAYS}d");
+    match digits.parse::<u64>() {
+        // Digits past 64 bits are a duration too long, not a misspelt one.
+        Err(_) if !digits.starts_with('-') => Err(too_long()),
+        Ok(count) if count > 0 => count
+            .checked_mul(seconds)
+            .filter(|&s| s <= MAX_DAYS * 86400)
+            .map(std::time::Duration::from_secs)
+            .ok_or_else(too_long),
+        _ => Err(format!(
+            "duration '{text}' is out of range: expected a duration above zero, at most \
+             {MAX_DAYS}d"
+        )),
+    }
 }
 
 /// A memory size: a number of bytes, or one with a suffix K, M, G or T (powers of 1024, with

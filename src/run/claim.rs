@@ -71,13 +71,27 @@ pub fn temporary_path(target: &Path) -> PathBuf {
 /// temporary file being written): `false` when there is no file there, or the file system
 /// keeps no locks.
 pub fn held(path: &Path) -> io::Result<bool> {
-    let file = match File::open(path) {
-        Ok(file) => file,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
-        Err(e) => return Err(e),
-    };
+    match File::open(path) {
+        Ok(file) => held_open(&file),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+        Err(e) => Err(e),
+    }
+}
+
+/// Whether another open file holds a lock on the regular file `file` is open on: the check
+/// for an output written in place, whatever name reached it (`/proc/PID/fd/N`, a link to
+/// one, `/dev/stdout`): the file itself is asked, not its name. `false` for anything but a
+/// regular file (a terminal, a pipe, a device: no run's journal), or where the file system
+/// keeps no locks. A lock taken to ask is let go at once.
+pub fn held_open(file: &File) -> io::Result<bool> {
+    if !file.metadata()?.is_file() {
+        return Ok(false);
+    }
     match file.try_lock_shared() {
-        Ok(()) => Ok(false),
+        Ok(()) => {
+            file.unlock()?;
+            Ok(false)
+        }
         Err(std::fs::TryLockError::WouldBlock) => Ok(true),
         Err(std::fs::TryLockError::Error(e)) if e.kind() == io::ErrorKind::Unsupported => Ok(false),
         Err(std::fs::TryLockError::Error(e)) => Err(e),

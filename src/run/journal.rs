@@ -6,20 +6,24 @@
 //! a checksum of both and of the run's identity:
 //!
 //! ```text
-//! nqueens-checkpoint 2 n=16 engine=search symmetry=full split=2 tasks=356 shard=all version=0.9.0 check=…
-//! task 17 38874 9a31c0d54e7f2b10
+//! nqueens-checkpoint 3 n=16 engine=search symmetry=full split=2 tasks=356 shard=all version=0.10.0 check=…
+//! node 0 host-a 5c0e9d2a17b3f468
+//! task 17 38874 0 9a31c0d54e7f2b10
 //! ```
 //!
 //! A record is written to the file as its task finishes, so a run killed at any moment loses
-//! at most the tasks that were running; the file is synced to disk at least once every
-//! [`SYNC_INTERVAL`] and when the run ends, so a machine that loses power loses at most the
-//! last second's records. (Syncing every record cost a millisecond a task: a second a
-//! thousand tasks, at n = 18 a third more time.) On resume, a torn last line (a record
-//! cut short by the kill: no line end) is dropped and the file trimmed back to its last whole
-//! record; any other damage, a whole line that is not a record of this run included, or a
-//! journal of another run, is refused with an error, never mixed in. A journal of n = 28 holds
-//! tens of millions of records: it is read a block at a time, each block's records parsed in
-//! parallel.
+//! at most the tasks that were running. A record reaches the disk within [`SYNC_INTERVAL`] of
+//! being written, however long the next task takes (a [`Checkpoint`](super::checkpoint)
+//! syncs what waits from a thread of its own, twice an interval), and the file is synced
+//! when the run ends, so a machine that loses power loses at most the last second's
+//! records. (Syncing every record cost a millisecond a task: a second a thousand tasks, at
+//! n = 18 a third more time.) On resume, a torn last line (a record cut short by the kill:
+//! no line end) is dropped and the file trimmed back to its last whole record; any other
+//! damage, a whole line that is not a record of this run included, a task recorded twice
+//! with different values, a value more than any task of the run can hold
+//! ([`RunIdentity::most_units`]), or a journal of another run, is refused with an error,
+//! never mixed in. A journal of n = 28 holds tens of millions of records: it is read a block
+//! at a time, each block's records parsed in parallel.
 //!
 //! A journal is locked (an advisory lock, `flock` on Unix) while it is open: a second run on a
 //! journal in use is refused at once with [`Error::InUse`], so two runs never write one file.
@@ -27,12 +31,11 @@
 //! numbered the join engine's tasks otherwise.
 
 use super::claim;
-use super::journal_lines::{Lines, node_line, node_name, parse_lines, record_line};
+use super::journal_lines::{Lines, node_line, node_name, parse_lines, record_line, settle};
 use super::record::{check_regular, fnv1a};
 use crate::engine::Engine;
 use crate::error::Error;
 use crate::run::job::Job;
-use rayon::slice::ParallelSliceMut;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -76,6 +79,17 @@ impl RunIdentity {
         }
     }
 
+    /// The most units one task of this run can hold: the whole board's, in its engine's
+    /// units, by the published count where there is one and by n! beyond (each queen in a
+    /// row and a column of its own). A recorded value past it is damaged whatever its
+    /// checksum says: the checksum guards against torn and mangled lines, not forged ones,
+    /// and a sum that wraps past 2^128 would print a wrong count with no error.
+    pub fn most_units(&self) -> u128 {
+        let n = u128::from(self.n);
+        let solutions = crate::known::total(self.n).unwrap_or_else(|| (1..=n).product());
+        solutions.saturating_mul(self.engine.units_per_solution(self.n))
+    }
+
     /// The identity as the header writes it (without its checksum).
     pub(super) fn fields(&self) -> String {
         let symmetry = self
@@ -103,8 +117,10 @@ pub struct Journal {
     path: PathBuf,
     identity: String,
     records: usize,
-    /// When the file was last synced to disk; `None` while nothing written waits for it.
+    /// When the file was last synced to disk; `None` before its first sync.
     synced: Option<std::time::Instant>,
+    /// Whether something written since the last sync waits for one.
+    unsynced: bool,
     /// The nodes the journal names, by number: those of earlier runs, then this run's.
     nodes: BTreeMap<u32, String>,
     /// This run's nodes whose line is not written yet: each is, before its first record (a
@@ -147,6 +163,7 @@ impl Journal {
             identity: fields.clone(),
             records: 0,
             synced: None,
+            unsynced: false,
             nodes: BTreeMap::new(),
             unwritten: Default::default(),
             node: 0,
@@ -262,15 +279,7 @@ impl Journal {
                 .and_then(|()| self.file.seek(SeekFrom::End(0)).map(|_| ()))
                 .map_err(|e| Error::checkpoint_io(&path, "cannot trim its torn last line", e))?;
         }
-        records.par_sort_unstable();
-        // A task recorded twice alike (whatever node) is one record.
-        records.dedup_by(|a, b| (a.0, a.1) == (b.0, b.1));
-        if let Some(pair) = records.windows(2).find(|pair| pair[0].0 == pair[1].0) {
-            return Err(fail(format!(
-                "task {} is recorded twice with different values",
-                pair[0].0
-            )));
-        }
+        settle(&mut records, identity.most_units()).map_err(fail)?;
         Ok(records)
     }
 
@@ -325,7 +334,8 @@ impl Journal {
     }
 
     /// Records that task `id` finished with `value`: written at once, synced to disk when the
-    /// last sync is [`SYNC_INTERVAL`] old.
+    /// last sync is [`SYNC_INTERVAL`] old (and by a [`Checkpoint`](super::checkpoint)'s timer
+    /// otherwise).
     pub fn append(&mut self, id: usize, value: u128) -> Result<(), Error> {
         self.append_on(id, value, self.node)
     }
@@ -352,7 +362,19 @@ impl Journal {
             .sync_data()
             .map_err(|e| Error::checkpoint_io(&self.path, "cannot sync", e))?;
         self.synced = Some(std::time::Instant::now());
+        self.unsynced = false;
         Ok(())
+    }
+
+    /// Syncs what was written since the last sync, if anything was: what a timer calls, so
+    /// that a record never waits longer than [`SYNC_INTERVAL`] for the next task to finish.
+    pub fn sync_if_written(&mut self) -> Result<(), Error> {
+        if self.unsynced { self.sync() } else { Ok(()) }
+    }
+
+    /// Whether something written waits for a sync.
+    pub fn unsynced(&self) -> bool {
+        self.unsynced
     }
 
     /// How many tasks the journal records.
@@ -366,6 +388,7 @@ impl Journal {
     }
 
     fn write(&mut self, text: &str) -> Result<(), Error> {
+        self.unsynced = true;
         self.file
             .write_all(text.as_bytes())
             .map_err(|e| Error::checkpoint_io(&self.path, "cannot write", e))

@@ -45,6 +45,29 @@ pub(super) struct Lines {
     pub(super) nodes: Vec<(u32, String)>,
 }
 
+/// A run's records made one a task, in task order: a task recorded twice alike (on whatever
+/// node) is one record. A task recorded twice with different values, or with a value past
+/// `most` (more than any task of the run can hold), is the error, in words: the resume and
+/// the audit read one journal alike.
+pub(super) fn settle(records: &mut Vec<(usize, u128, u32)>, most: u128) -> Result<(), String> {
+    use rayon::slice::ParallelSliceMut;
+    if let Some(&(id, value, _)) = records.iter().find(|record| record.1 > most) {
+        return Err(format!(
+            "task {id} is recorded with {value}, more than any task of this run can hold \
+             ({most} at most): a damaged or forged record"
+        ));
+    }
+    records.par_sort_unstable();
+    records.dedup_by(|a, b| (a.0, a.1) == (b.0, b.1));
+    match records.windows(2).find(|pair| pair[0].0 == pair[1].0) {
+        Some(pair) => Err(format!(
+            "task {} is recorded twice with different values ({} and {})",
+            pair[0].0, pair[0].1, pair[1].1
+        )),
+        None => Ok(()),
+    }
+}
+
 /// One block's lines and how many there are, or its first damaged line's number in the block
 /// and text: named because the type spelled out is more than clippy lets a binding carry.
 type BlockLines<'t> = Result<(Lines, usize), (usize, &'t str)>;

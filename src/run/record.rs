@@ -15,6 +15,14 @@ pub(crate) fn check_regular(path: &Path) -> Result<(), String> {
     }
 }
 
+/// The sum of tasks' values, or `None` past 2^128 - 1: values read back from files are
+/// added with this, never with a sum that wraps (a forged record would print a wrong count).
+pub fn total_units<'a>(values: impl IntoIterator<Item = &'a u128>) -> Option<u128> {
+    values
+        .into_iter()
+        .try_fold(0u128, |total, &value| total.checked_add(value))
+}
+
 /// FNV-1a, 64 bits: a checksum against torn and damaged lines, not against forgery.
 pub fn fnv1a(text: &str) -> u64 {
     fnv1a_on(0xcbf2_9ce4_8422_2325, text.as_bytes())
