@@ -93,15 +93,6 @@ impl Engine {
             other => other,
         }
     }
-
-    /// What one solution is worth in the values of the tasks this engine makes on a board of
-    /// `n` ([`Plan::units_per_solution`], known before the plan is made).
-    pub fn units_per_solution(self, n: u32) -> u128 {
-        match self.tasks_engine(n) {
-            Engine::Search(Symmetry::Full) => full::UNITS_PER_SOLUTION,
-            _ => 1,
-        }
-    }
 }
 
 impl std::fmt::Display for Engine {

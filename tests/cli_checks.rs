@@ -86,14 +86,16 @@ fn an_audit_of_every_task_finds_a_wrong_value_and_its_node() {
     let differing = report["differing"].as_array().unwrap();
     assert_eq!(differing.len(), 1, "{report}");
     assert_eq!(differing[0]["task"], task);
-    assert_eq!(differing[0]["recorded"].to_string(), wrong.to_string());
+    let recorded = &differing[0]["recorded"][0];
+    assert_eq!(recorded["value"].to_string(), wrong.to_string());
+    assert_eq!(recorded["file"], journal.to_str().unwrap());
     assert_eq!(
         differing[0]["recounted"].to_string(),
         (wrong - 1).to_string()
     );
     if !host.is_empty() {
         assert!(
-            differing[0]["node"]
+            recorded["node"]
                 .as_str()
                 .unwrap()
                 .starts_with(&host[..host.len().min(8)])
@@ -108,11 +110,12 @@ fn an_audit_of_every_task_finds_a_wrong_value_and_its_node() {
     let text = std::fs::read_to_string(&subtotals).unwrap();
     let right = format!("\n{task}\t{}\n", wrong - 1);
     assert!(text.contains(&right), "{text}");
-    std::fs::write(
-        &subtotals,
-        text.replace(&right, &format!("\n{task}\t{wrong}\n")),
-    )
-    .unwrap();
+    // Its closing line made to add up, as a node that counted wrong would have written it.
+    let forged = text.replace(&right, &format!("\n{task}\t{wrong}\n"));
+    let (body, end) = forged.trim_end().rsplit_once('\n').unwrap();
+    let units: u128 = end.rsplit_once("units=").unwrap().1.parse().unwrap();
+    let end = end.replace(&format!("units={units}"), &format!("units={}", units + 1));
+    std::fs::write(&subtotals, format!("{body}\n{end}\n")).unwrap();
     let out = nqueens()
         .args(["audit", subtotals.to_str().unwrap(), "--share", "1"])
         .assert()

@@ -256,6 +256,29 @@ fn clock_seed() -> u64 {
     (nanos as u64) ^ ((nanos >> 64) as u64)
 }
 
+/// A task whose records differ from its recount, in words: with one record, its value, the
+/// recount and where it came from; with several, each value and its file, then the recount.
+fn differing_line(d: &Differing) -> String {
+    match &d.recorded[..] {
+        [one] => format!(
+            "task {}: recorded {}, recounted {}; counted on {} ({})",
+            d.task, one.value, d.recounted, one.node, one.file
+        ),
+        several => {
+            let each: Vec<String> = several
+                .iter()
+                .map(|r| format!("{} on {} ({})", r.value, r.node, r.file))
+                .collect();
+            format!(
+                "task {}: recorded {}; recounted {}",
+                d.task,
+                each.join(", "),
+                d.recounted
+            )
+        }
+    }
+}
+
 /// Prints the report: one JSON object, or lines.
 fn write(config: &AuditConfig, report: &Report) -> Result<()> {
     let mut out = super::output::stdout();
@@ -297,26 +320,7 @@ fn write(config: &AuditConfig, report: &Report) -> Result<()> {
         )?;
     }
     for d in &report.differing {
-        match &d.recorded[..] {
-            [one] => writeln!(
-                out,
-                "task {}: recorded {}, recounted {}; counted on {} ({})",
-                d.task, one.value, d.recounted, one.node, one.file
-            )?,
-            several => {
-                let each: Vec<String> = several
-                    .iter()
-                    .map(|r| format!("{} on {} ({})", r.value, r.node, r.file))
-                    .collect();
-                writeln!(
-                    out,
-                    "task {}: recorded {}; recounted {}",
-                    d.task,
-                    each.join(", "),
-                    d.recounted
-                )?;
-            }
-        }
+        writeln!(out, "{}", differing_line(d))?;
     }
     if report.agrees {
         writeln!(out, "every recounted value agrees")?;

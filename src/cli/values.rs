@@ -145,17 +145,21 @@ pub fn memory_size(text: &str) -> Result<MemorySize, String> {
 /// recount nothing, and an audit that checks nothing must not pass.
 pub fn share(text: &str) -> Result<f64, String> {
     not_a_flag(text)?;
-    match text.trim().parse::<f64>() {
-        Ok(share) if share > 0.0 && share <= 1.0 => Ok(share),
-        Ok(share) if share == 0.0 => Err(format!(
-            "share {text} recounts no task: expected a share above 0, at most 1 (0.01 for 1 %)"
-        )),
-        Ok(_) => Err(format!(
-            "share {text} is out of range: expected above 0, at most 1 (0.01 for 1 %)"
-        )),
-        Err(_) => Err(format!(
+    let Ok(share) = text.trim().parse::<f64>() else {
+        return Err(format!(
             "invalid share '{text}': expected a number above 0, at most 1 (0.01 for 1 %)"
-        )),
+        ));
+    };
+    if share == 0.0 {
+        Err(format!(
+            "share {text} recounts no task: expected a share above 0, at most 1 (0.01 for 1 %)"
+        ))
+    } else if share > 0.0 && share <= 1.0 {
+        Ok(share)
+    } else {
+        Err(format!(
+            "share {text} is out of range: expected above 0, at most 1 (0.01 for 1 %)"
+        ))
     }
 }
 

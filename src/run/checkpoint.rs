@@ -3,7 +3,8 @@
 //! finishes; [`subtotals`] writes every task's value for re-checking any part of a result
 //! elsewhere. The journal's format and its reading are `journal.rs`'s, re-exported here.
 
-pub use super::journal::{Journal, RunIdentity, SYNC_INTERVAL};
+pub use super::identity::RunIdentity;
+pub use super::journal::{Journal, SYNC_INTERVAL};
 pub use super::record::{fnv1a, total_units};
 pub use super::recorded::Recorded;
 use crate::error::Error;

@@ -31,11 +31,10 @@
 //! numbered the join engine's tasks otherwise.
 
 use super::claim;
+use super::identity::RunIdentity;
 use super::journal_lines::{Lines, node_line, node_name, parse_lines, record_line, settle};
 use super::record::{check_regular, fnv1a};
-use crate::engine::Engine;
 use crate::error::Error;
-use crate::run::job::Job;
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
@@ -48,68 +47,6 @@ const MAGIC_V2: &str = "nqueens-checkpoint 2";
 pub const SYNC_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 /// The header of the journals of nqueens 0.1.0, which this version refuses.
 const MAGIC_V1: &str = "nqueens-checkpoint 1";
-
-/// What a journal belongs to: a resumed run must match it field for field.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RunIdentity {
-    /// Board size.
-    pub n: u32,
-    /// The engine that counts (settled: never [`Engine::Auto`]).
-    pub engine: Engine,
-    /// Split depth.
-    pub split_depth: u32,
-    /// Number of tasks of the whole plan.
-    pub tasks: usize,
-    /// `(I, K)` for shard I of K; `None` for the whole run.
-    pub shard: Option<(usize, usize)>,
-    /// The program version (task numbering may change between versions).
-    pub version: String,
-}
-
-impl RunIdentity {
-    /// The identity of `job`, or of its shard `shard`, in this version of the program.
-    pub fn of(job: &Job, shard: Option<(usize, usize)>) -> RunIdentity {
-        RunIdentity {
-            n: job.n,
-            engine: job.engine,
-            split_depth: job.split_depth,
-            tasks: job.plan.len(),
-            shard,
-            version: env!("CARGO_PKG_VERSION").into(),
-        }
-    }
-
-    /// The most units one task of this run can hold: the whole board's, in its engine's
-    /// units, by the published count where there is one and by n! beyond (each queen in a
-    /// row and a column of its own). A recorded value past it is damaged whatever its
-    /// checksum says: the checksum guards against torn and mangled lines, not forged ones,
-    /// and a sum that wraps past 2^128 would print a wrong count with no error.
-    pub fn most_units(&self) -> u128 {
-        let n = u128::from(self.n);
-        let solutions = crate::known::total(self.n).unwrap_or_else(|| (1..=n).product());
-        solutions.saturating_mul(self.engine.units_per_solution(self.n))
-    }
-
-    /// The identity as the header writes it (without its checksum).
-    pub(super) fn fields(&self) -> String {
-        let symmetry = self
-            .engine
-            .symmetry()
-            .map(|s| format!(" symmetry={}", s.name()))
-            .unwrap_or_default();
-        let shard = self
-            .shard
-            .map_or_else(|| "all".to_string(), |(i, k)| format!("{i}/{k}"));
-        format!(
-            "n={} engine={}{symmetry} split={} tasks={} shard={shard} version={}",
-            self.n,
-            self.engine.name(),
-            self.split_depth,
-            self.tasks,
-            self.version
-        )
-    }
-}
 
 /// An open journal, ready for appending.
 pub struct Journal {
@@ -462,6 +399,7 @@ fn newlines(bytes: &[u8]) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Engine;
 
     fn identity(n: u32) -> RunIdentity {
         RunIdentity {
@@ -478,17 +416,26 @@ mod tests {
     fn records_survive_reopening() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("j");
-        let (mut journal, done) = Journal::open(&path, &identity(12), "test").unwrap();
+        // The most a task of n = 32 can hold: 36 digits, past the parser's 19-digit path.
+        let most = identity(32).most_units();
+        let (mut journal, done) = Journal::open(&path, &identity(32), "test").unwrap();
         assert!(done.is_empty());
         journal.append(3, 42).unwrap();
-        journal.append(7, u128::MAX).unwrap();
+        journal.append(7, most).unwrap();
         drop(journal);
-        let (journal, done) = Journal::open(&path, &identity(12), "test").unwrap();
-        assert_eq!(
-            done.into_iter().collect::<Vec<_>>(),
-            [(3, 42), (7, u128::MAX)]
-        );
+        let (journal, done) = Journal::open(&path, &identity(32), "test").unwrap();
+        assert_eq!(done.into_iter().collect::<Vec<_>>(), [(3, 42), (7, most)]);
         assert_eq!(journal.records(), 2);
+        // One more is no task's: the journal is refused, not summed.
+        drop(journal);
+        let (mut journal, _) = Journal::open(&path, &identity(32), "test").unwrap();
+        journal.append(8, most + 1).unwrap();
+        drop(journal);
+        let refused = Journal::open(&path, &identity(32), "test").err().unwrap();
+        assert!(
+            refused.to_string().contains("task 8 is recorded with"),
+            "{refused}"
+        );
     }
 
     /// The error opening a journal of n = 12 that records task 1, with `tail` appended.

@@ -4,7 +4,7 @@
 //! From the bottom up: [`driver`] runs numbered tasks on a rayon pool and knows nothing of
 //! boards; [`deal`] deals tasks to shards by weight and [`record`] holds what journals and shard
 //! files share (the checksum, the regular-file check); [`claim`] which file an output is, by
-//! any name, and whether another run holds it; [`job`] is a prepared count;
+//! any name, and whether another run holds it; [`job`] is a prepared count; `identity` the run its files name;
 //! [`counter`] is the builder a user configures and the run itself; [`estimate`] times a
 //! sample of a job's work to predict its cost; [`recount`] counts tasks again a second way
 //! (the double check, audits); [`checkpoint`] is the resumable journal
@@ -22,6 +22,7 @@ pub(crate) mod counter;
 pub(crate) mod deal;
 pub(crate) mod driver;
 pub(crate) mod estimate;
+mod identity;
 pub(crate) mod job;
 mod journal;
 mod journal_lines;

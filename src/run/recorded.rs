@@ -2,10 +2,10 @@
 //! a subtotals file, read-only (a journal in use is neither locked nor trimmed), as the run it
 //! names, each task's value, and the node that counted it.
 
-use super::journal::{MAGIC, RunIdentity};
+use super::identity::RunIdentity;
+use super::journal::MAGIC;
 use super::journal_lines::{Lines, parse_lines, settle};
 use super::record::{fnv1a, total_units};
-use crate::engine::Engine;
 use crate::error::Error;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -18,36 +18,6 @@ pub struct Recorded {
     pub identity: RunIdentity,
     /// Each recorded task's value, and the node that counted it (its name).
     pub tasks: BTreeMap<usize, (u128, String)>,
-}
-
-impl RunIdentity {
-    /// The identity a header's fields name (`n=16 engine=search symmetry=full split=2
-    /// tasks=356 shard=all version=0.10.0`), or `None` when they are not such fields.
-    pub fn parse(fields: &str) -> Option<RunIdentity> {
-        let mut map = BTreeMap::new();
-        for field in fields.split(' ') {
-            let (key, value) = field.split_once('=')?;
-            map.insert(key, value);
-        }
-        let engine = Engine::from_names(map.get("engine")?, map.get("symmetry").copied())?;
-        let shard = match *map.get("shard")? {
-            "all" => None,
-            text => {
-                let (i, k) = text.split_once('/')?;
-                Some((i.parse().ok()?, k.parse().ok()?))
-            }
-        };
-        let identity = RunIdentity {
-            n: map.get("n")?.parse().ok()?,
-            engine,
-            split_depth: map.get("split")?.parse().ok()?,
-            tasks: map.get("tasks")?.parse().ok()?,
-            shard,
-            version: map.get("version")?.to_string(),
-        };
-        // Only fields as this program writes them: read back whole.
-        (identity.fields() == fields).then_some(identity)
-    }
 }
 
 /// The last line of a subtotals file: how many tasks it lists and their values' sum, so that
