@@ -146,3 +146,43 @@ fn heavy_requests_ran_outside_the_job_limits() {
     assert_cancelled(count, "cancelled");
     wait_for_jobs(&server, 0);
 }
+
+#[test]
+fn two_programs_cancelled_each_other_s_heavy_requests() {
+    // A request without `x-client` was the client of its peer's address, and every program
+    // on this machine has the same one: each heavy request cancelled the one before it (99
+    // of 100 concurrent ones got 409). Such a request is a client of its own now.
+    let server = Server::start();
+    let endless = json!({ "n": 32, "rows": vec![Value::Null; 32] }).to_string();
+    // A program's request, its stream read up to its first completion.
+    let start = || {
+        let response = agent()
+            .post(&server.at("api/completions"))
+            .header("content-type", "application/json")
+            .send(&endless)
+            .unwrap();
+        let mut reader = BufReader::new(response.into_body().into_reader()).lines();
+        let first = reader
+            .by_ref()
+            .map(|l| serde_json::from_str::<Value>(&l.unwrap()).unwrap())
+            .find(|l| l["event"] != "counting")
+            .unwrap();
+        assert_eq!(first["event"], "first", "{first}");
+        reader
+    };
+    let mut one = start();
+    let two = start();
+    // The first goes on counting: ticks, not its cancellation.
+    for _ in 0..3 {
+        let line: Value = serde_json::from_str(&one.next().unwrap().unwrap()).unwrap();
+        assert_eq!(line["event"], "counting", "{line}");
+    }
+    wait_for_jobs(&server, 2);
+    // A cancel that names no client is a client of its own too, with nothing to stop.
+    let mut response = agent().post(&server.at("api/cancel")).send("").unwrap();
+    let body: Value = response.body_mut().read_json().unwrap();
+    assert_eq!(body["cancelled"], false, "{body}");
+    wait_for_jobs(&server, 2);
+    drop((one, two));
+    wait_for_jobs(&server, 0);
+}

@@ -15,12 +15,11 @@ use super::limits::{
 use super::params::{ApiError, Params, QueryResult, count_json, parse_k, parse_solution, plural};
 use super::state::{Shared, client_id};
 use axum::Json;
-use axum::extract::{ConnectInfo, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use nqueens::browse::{self, Class, Direction, Index};
 use nqueens::known;
 use serde_json::{Value, json};
-use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -161,13 +160,12 @@ fn seek_is_heavy(n: u32, k: u128) -> bool {
 pub async fn solution(
     State(state): State<Shared>,
     headers: HeaderMap,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     query: QueryResult,
 ) -> Result<Json<Value>, ApiError> {
     let params = Params::read(query, &["n", "k"])?;
     let n = params.n(MAX_N)?;
     let k = parse_k(params.required("k")?)?;
-    let client = client_id(&headers, peer);
+    let client = client_id(&headers);
     let columns = if n <= MAX_INDEX_N {
         let index = index(&state, &client, n).await?;
         index
@@ -194,7 +192,6 @@ pub async fn solution(
 pub async fn step(
     State(state): State<Shared>,
     headers: HeaderMap,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     query: QueryResult,
 ) -> Result<Json<Value>, ApiError> {
     let params = Params::read(query, &["n", "from", "direction", "unique", "k"])?;
@@ -211,7 +208,7 @@ pub async fn step(
     };
     let unique = params.flag("unique")?;
     let k = params.get("k").map(parse_k).transpose()?;
-    let client = client_id(&headers, peer);
+    let client = client_id(&headers);
     let kind = (n >= SPARSE_N).then_some(Kind::Solution);
     let found = run_blocking(&state, &client, kind, move |cancel| {
         browse::step(&from, direction, unique, cancel)
@@ -280,7 +277,6 @@ pub async fn status(
 pub async fn cancel(
     State(state): State<Shared>,
     headers: HeaderMap,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     query: QueryResult,
 ) -> Result<Json<Value>, ApiError> {
     let params = Params::read(query, &["kind"])?;
@@ -299,7 +295,7 @@ pub async fn cancel(
                 })
         })
         .transpose()?;
-    let client = client_id(&headers, peer);
+    let client = client_id(&headers);
     Ok(Json(
         json!({ "cancelled": state.jobs.cancel(&client, kind) }),
     ))

@@ -17,9 +17,7 @@
 
 use crate::cli::stderr::say;
 use axum::Router;
-use axum::extract::ConnectInfo;
-use axum::http::{Request, StatusCode};
-use hyper::body::Incoming;
+use axum::http::StatusCode;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use std::io;
@@ -29,7 +27,6 @@ use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch};
-use tower::ServiceExt;
 
 /// How long a client has to send a request's head: from the connection's start, and from the
 /// end of the previous answer on a kept-alive connection (its idle time). Loopback clients
@@ -55,7 +52,7 @@ pub async fn serve(
     let (open, mut all_closed) = mpsc::channel::<()>(1);
     let mut warned = false;
     loop {
-        let (stream, peer) = tokio::select! {
+        let (stream, _) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
                 Err(e) => {
@@ -70,12 +67,7 @@ pub async fn serve(
             },
             _ = stopping.wait_for(|&stop| stop) => break,
         };
-        let service = app
-            .clone()
-            .map_request(move |mut request: Request<Incoming>| {
-                request.extensions_mut().insert(ConnectInfo(peer));
-                request
-            });
+        let service = app.clone();
         let mut stopping = stopping.clone();
         let open = open.clone();
         let http = http.clone();

@@ -21,3 +21,15 @@ pub const MAX_LIVE_N: u32 = 21;
 /// (on any board: an empty 14 x 14 board takes a tenth of a second); one with more is a heavy
 /// job, and the page counts it only when asked.
 pub const QUICK_FREE_ROWS: usize = 14;
+/// Trace streams open at once, all clients together; one more is refused with a 503. The
+/// trace is produced as it is read, and a reader that stops reading (the page's paused
+/// animation, or a program that never reads) leaves hyper's write buffer full, about 400 KiB,
+/// some 0.6 MB a stream in all: 400 such streams held 230 MB. 64 hold some 37 MB at most,
+/// and a tab of the page reads one trace at a time. A stalled stream is not cut after a
+/// while: the page stops reading for as long as its animation is paused, and a timeout
+/// would end the search it shows.
+pub const MAX_TRACE_STREAMS: usize = 64;
+/// The seconds a client refused a trace stream is told to wait (`Retry-After`): a stream
+/// ends when its reader leaves or reaches its end, which the server cannot foresee; a few
+/// seconds let another reader go without a client asking many times a second.
+pub const TRACE_RETRY_AFTER_S: u32 = 5;

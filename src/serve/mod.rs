@@ -21,9 +21,9 @@ use crate::cli::stderr::say;
 use anyhow::{Context, Result};
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, Request};
+use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
-use axum::middleware::{Next, from_fn};
+use axum::middleware::{Next, from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use jobs::Jobs;
@@ -31,7 +31,7 @@ use state::{ServerState, Shared};
 use std::io::Write;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::sync::OnceCell;
+use tokio::sync::{OnceCell, Semaphore};
 
 /// How long open streams get to end after Ctrl-C before the server stops anyway; the whole
 /// stop, blocking jobs included, takes about this long at most.
@@ -83,6 +83,7 @@ async fn serve(config: &ServeConfig) -> Result<Instant> {
     let state = Arc::new(ServerState {
         jobs: Jobs::new(),
         indexes: (1..=limits::MAX_INDEX_N).map(|_| OnceCell::new()).collect(),
+        trace_streams: Arc::new(Semaphore::new(limits::MAX_TRACE_STREAMS)),
     });
     // A watch, not a `Notify`: every connection and the accept loop must hear the stop.
     // Set before the address is printed: a script that reads it and sends SIGINT at once
@@ -109,10 +110,8 @@ async fn serve(config: &ServeConfig) -> Result<Instant> {
     if config.open {
         open_browser(&url);
     }
-    let mut app = router(state);
-    if addr.ip().is_loopback() {
-        app = app.layer(axum::middleware::from_fn(loopback_host_only));
-    }
+    // Outermost: the other checks read the host it settles.
+    let app = router(state).layer(from_fn_with_state(addr.ip().is_loopback(), checked_host));
     Ok(conn::serve(listener, app, stopping, GRACE).await)
 }
 
@@ -155,8 +154,17 @@ async fn same_origin_only(request: Request, next: Next) -> Response {
     next.run(request).await
 }
 
-/// Why the request comes from a page of another origin, if it does.
+/// Why the request comes from a page of another origin, if it does. A header given twice is
+/// refused: a browser sends each once, and checking the first only let a second one pass
+/// unseen.
 fn foreign(headers: &HeaderMap) -> Option<String> {
+    for name in ["Sec-Fetch-Site", "Origin"] {
+        if headers.get_all(name).iter().nth(1).is_some() {
+            return Some(format!(
+                "this server answers its own page only, and cannot tell where a request with more than one {name} header comes from"
+            ));
+        }
+    }
     let text = |name| {
         headers
             .get(name)
@@ -218,37 +226,98 @@ async fn json_errors(request: Request, next: Next) -> Response {
     Response::from_parts(parts, Body::from(body))
 }
 
-/// Refuses requests whose `Host` is not a loopback name: a page elsewhere whose name was
+/// Checks the host a request is for, on every address, as RFC 9112 (section 3.2) asks: a 400
+/// for more than one `Host` header, an invalid one, or none in HTTP/1.1 (hyper checks none of
+/// these, and the checks after this one read the first `Host` only: a second one went
+/// unseen). With an absolute-form target (`GET http://name/api/...`) the target's authority
+/// is the host, whatever `Host` says (section 3.2.2): it replaces the header, so that the
+/// checks after this one (loopback names, the page's origin) see the host the request
+/// names. Before, such a target passed with the `Host` of a loopback name.
+///
+/// On a loopback address the host must be a loopback name: a page elsewhere whose name was
 /// pointed at 127.0.0.1 (DNS rebinding) must not drive this server from the user's browser.
-async fn loopback_host_only(
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
-    let host = request
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
-    // The name without its port ("[::1]:80", "localhost:80", "127.0.0.1").
-    let name = match host.rsplit_once(':') {
-        Some((name, port)) if !port.contains(']') => name,
-        _ => host,
+async fn checked_host(State(loopback): State<bool>, mut request: Request, next: Next) -> Response {
+    let host = match request_host(&request) {
+        Ok(host) => host,
+        Err(why) => return params::ApiError::bad(why).into_response(),
     };
-    let loopback = name.eq_ignore_ascii_case("localhost")
+    if loopback && !is_loopback_name(&host) {
+        return params::ApiError(
+            StatusCode::FORBIDDEN,
+            format!("this server answers requests for localhost only, not for host '{host}'"),
+        )
+        .into_response();
+    }
+    // A valid host is a valid header value; an HTTP/1.0 request may have none.
+    if let Ok(value) = HeaderValue::from_str(&host)
+        && !host.is_empty()
+    {
+        request.headers_mut().insert(header::HOST, value);
+    }
+    next.run(request).await
+}
+
+/// The host a request is for: the absolute-form target's authority, else its one `Host`
+/// header (empty for an HTTP/1.0 request without one); or why the request is malformed.
+fn request_host(request: &Request) -> Result<String, String> {
+    let mut headers = request.headers().get_all(header::HOST).iter();
+    let header = headers.next();
+    if headers.next().is_some() {
+        return Err("the request has more than one Host header".to_owned());
+    }
+    let header = match header {
+        Some(value) => Some(
+            value
+                .to_str()
+                .ok()
+                .filter(|host| valid_host(host))
+                .ok_or_else(|| {
+                    let text = String::from_utf8_lossy(value.as_bytes());
+                    format!("the Host header is not a host name with an optional port: '{text}'")
+                })?,
+        ),
+        None if request.version() >= axum::http::Version::HTTP_11 => {
+            return Err("an HTTP/1.1 request needs a Host header".to_owned());
+        }
+        None => None,
+    };
+    match request.uri().authority() {
+        Some(target) if valid_host(target.as_str()) => Ok(target.as_str().to_owned()),
+        Some(target) => Err(format!(
+            "the request's target names no host this server can check: '{target}'"
+        )),
+        None => Ok(header.unwrap_or("").to_owned()),
+    }
+}
+
+/// A host's name and port, split at the last colon outside an IPv6 literal (`[::1]:80`).
+fn split_port(host: &str) -> (&str, Option<&str>) {
+    match host.rsplit_once(':') {
+        Some((name, port)) if !port.contains(']') => (name, Some(port)),
+        _ => (host, None),
+    }
+}
+
+/// Whether `host` is a `Host` header's value by RFC 9110 (7.2): a name or address and an
+/// optional port of digits, without the user information a URI's authority may carry.
+fn valid_host(host: &str) -> bool {
+    let (_, port) = split_port(host);
+    host.is_empty()
+        || (!host.contains('@')
+            && host.parse::<axum::http::uri::Authority>().is_ok()
+            && port.is_none_or(|port| port.bytes().all(|b| b.is_ascii_digit())))
+}
+
+/// Whether `host` (with or without its port) names this machine: `localhost` or a loopback
+/// address (`127.0.0.1`, `[::1]`).
+fn is_loopback_name(host: &str) -> bool {
+    let (name, _) = split_port(host);
+    name.eq_ignore_ascii_case("localhost")
         || name
             .trim_start_matches('[')
             .trim_end_matches(']')
             .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback());
-    if loopback {
-        next.run(request).await
-    } else {
-        params::ApiError(
-            StatusCode::FORBIDDEN,
-            format!("this server answers requests for localhost only, not for host '{host}'"),
-        )
-        .into_response()
-    }
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 /// The page's files by path (GET and HEAD); a JSON 404 for anything else.

@@ -8,19 +8,20 @@
 //! client reads it.
 
 use super::jobs::{CancelOnDrop, Flag, Kind};
-use super::limits::{MAX_LIVE_N, MAX_N, MAX_TRACE_N, QUICK_FREE_ROWS};
+use super::limits::{
+    MAX_LIVE_N, MAX_N, MAX_TRACE_N, MAX_TRACE_STREAMS, QUICK_FREE_ROWS, TRACE_RETRY_AFTER_S,
+};
 use super::params::{ApiError, Params, QueryResult, count_json, message};
 use super::state::{Shared, client_id};
 use axum::body::{Body, Bytes};
-use axum::extract::{ConnectInfo, FromRequest, Request, State};
-use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::Response;
+use axum::extract::{FromRequest, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
 use futures_util::stream::{self, Stream, StreamExt};
 use nqueens::partial::Partial;
 use nqueens::trace::{Event, Trace};
 use nqueens::{Counter, Engine, Error, Progress, known};
 use serde_json::{Value, json};
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -123,7 +124,6 @@ fn failure(e: &Error, flag: &Flag) -> Value {
 pub async fn count(
     State(state): State<Shared>,
     headers: HeaderMap,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     query: QueryResult,
 ) -> Result<Response, ApiError> {
     let n = Params::read(query, &["n"])?.n(MAX_N)?;
@@ -140,7 +140,7 @@ pub async fn count(
     };
     run_job(
         &state,
-        &client_id(&headers, peer),
+        &client_id(&headers),
         Some(Kind::Count),
         Some(progress_line(None, 0.0)),
         ticking,
@@ -281,7 +281,6 @@ fn read_placement(body: &[u8]) -> Result<(Partial, bool), ApiError> {
 pub async fn completions(
     State(state): State<Shared>,
     headers: HeaderMap,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     request: Request,
 ) -> Result<Response, ApiError> {
     let body = read_body(request, &state).await?;
@@ -291,7 +290,7 @@ pub async fn completions(
     let ticking = |elapsed: f64| json!({ "event": "counting", "elapsed_s": elapsed });
     run_job(
         &state,
-        &client_id(&headers, peer),
+        &client_id(&headers),
         kind,
         None,
         ticking,
@@ -365,8 +364,9 @@ async fn read_body(request: Request, state: &Shared) -> Result<Bytes, ApiError> 
 }
 
 /// `GET /api/trace?n=N`: the steps of the search of n (up to [`MAX_TRACE_N`]), one line
-/// each, produced as the client reads them.
-pub async fn trace(query: QueryResult) -> Result<Response, ApiError> {
+/// each, produced as the client reads them; at most [`MAX_TRACE_STREAMS`] at once, a 503
+/// beyond.
+pub async fn trace(State(state): State<Shared>, query: QueryResult) -> Result<Response, ApiError> {
     let n = Params::read(query, &["n"])?.n(MAX_N)?;
     if n > MAX_TRACE_N {
         return Err(ApiError::bad(format!(
@@ -374,6 +374,20 @@ pub async fn trace(query: QueryResult) -> Result<Response, ApiError> {
         )));
     }
     let trace = Trace::new(n)?;
+    // Held by the body: freed when the stream ends or is dropped (its reader gone).
+    let Ok(permit) = state.trace_streams.clone().try_acquire_owned() else {
+        let mut refused = ApiError(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "{MAX_TRACE_STREAMS} traces are being read already, the most this server streams at once; try again in {TRACE_RETRY_AFTER_S} s"
+            ),
+        )
+        .into_response();
+        refused
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(TRACE_RETRY_AFTER_S));
+        return Ok(refused);
+    };
     let batches = stream::iter(trace).chunks(TRACE_BATCH).map(|events| {
         let mut bytes = Vec::with_capacity(events.len() * 40);
         for event in events {
@@ -394,5 +408,9 @@ pub async fn trace(query: QueryResult) -> Result<Response, ApiError> {
         Ok(Bytes::from(bytes))
     });
     let end = stream::once(async { line(&json!({ "event": "end" })) });
-    Ok(json_lines(batches.chain(end)))
+    let body = batches.chain(end).map(move |piece| {
+        let _held = &permit;
+        piece
+    });
+    Ok(json_lines(body))
 }
