@@ -19,9 +19,10 @@ prints a Markdown table of speed-ups, writes a CSV and draws an SVG chart.
   -r RUNS      runs per timing (default 3)
   -o FILE      CSV file (default bench.csv)
   -s FILE      SVG file (default bench.svg)
-  -h           this help
+  -h, --help   this help
 
 Uses hyperfine (apt-get install hyperfine) when it is installed, else times the runs itself.
+NQUEENS_RELEASE=DIR takes nqueens and the examples textbook and chart from DIR, already built.
 
   scripts/bench.sh
   scripts/bench.sh -n "14 15 16" -j "1 2" -e join -r 5 -o bench.csv -s bench.svg
@@ -34,6 +35,9 @@ bad() {
   usage >&2
   exit 2
 }
+
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
 
 sizes="12 13 14 15 16 17"
 threads="1 $(nproc)"
@@ -51,14 +55,12 @@ while getopts ":n:j:e:r:o:s:h" opt; do
     s) svg=$OPTARG ;;
     h) usage; exit 0 ;;
     :) bad "-$OPTARG needs a value" ;;
-    *) bad "unknown option -$OPTARG" ;;
+    *) unknown_option "$OPTARG" "${!OPTIND:-}" ;;
   esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || bad "unexpected argument '$1'"
 
-# shellcheck source=scripts/common.sh
-source "$(dirname "$0")/common.sh"
 check_sizes "$sizes"
 check_threads "$threads"
 [ -n "${engines// /}" ] || bad "-e needs at least one engine"
@@ -74,17 +76,20 @@ check_output -s "$svg"
 threads=$(tr ' ' '\n' <<<"$threads" | awk 'NF && !seen[$0]++' | tr '\n' ' ')
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+need_scratch
 build_release --bin nqueens --example textbook --example chart
 bin=$release/nqueens
 textbook=$release/examples/textbook
 chart=$release/examples/chart
 
+# Set by capture: the textbook's count and seconds, nqueens's count and seconds.
+expected='' tb='' got='' e=''
 echo "n,engine,threads,seconds,textbook_seconds,speedup" >"$csv"
 echo "| n | engine | threads | nqueens (s) | textbook (s) | speed-up |"
 echo "|---:|---|---:|---:|---:|---:|"
 for n in $sizes; do
-  expected=$("$textbook" "$n")
-  tb=$(measure "$textbook" "$n")
+  capture expected "$textbook" "$n"
+  capture tb measure "$textbook" "$n"
   for engine in $engines; do
     case $engine in
       auto | join | search | dfs) flags=(--engine "$engine") ;;
@@ -93,16 +98,16 @@ for n in $sizes; do
     for t in $threads; do
       # The join engine counts n = 4 to 28 only: it says so with exit 2, and is skipped.
       status=0
-      got=$("$bin" count "$n" -j "$t" "${flags[@]}" --quiet 2>/dev/null) || status=$?
+      capture got "$bin" count "$n" -j "$t" "${flags[@]}" --quiet 2>/dev/null || status=$?
       if [ "$status" = 2 ] && [ "$engine" = join ]; then
         printf '| %s | %s | %s | skipped: outside the join engine'"'"'s sizes | | |\n' "$n" "$engine" "$t"
         continue
       fi
       if [ "$got" != "$expected" ]; then
-        echo "n = $n, $engine, $t threads: nqueens printed $got, textbook $expected" >&2
+        echo "n = $n, $engine, $(plural "$t" thread): nqueens printed $got, textbook $expected" >&2
         exit 1
       fi
-      e=$(measure "$bin" count "$n" -j "$t" "${flags[@]}" --quiet)
+      capture e measure "$bin" count "$n" -j "$t" "${flags[@]}" --quiet
       ratio=$(awk -v a="$tb" -v b="$e" 'BEGIN { printf "%.2f", a / b }')
       printf '| %s | %s | %s | %.3f | %.3f | %sx |\n' "$n" "$engine" "$t" "$e" "$tb" "$ratio"
       echo "$n,$engine,$t,$e,$tb,$ratio" >>"$csv"

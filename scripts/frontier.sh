@@ -26,7 +26,10 @@ pastes the table into README.md and docs/*.md where they mark it (<!-- frontier:
                 compiled with cc -O3 -march=native (default: examples/textbook.rs)
   -a CSV        a CSV of an earlier run of this script to draw beside this one (repeatable)
   -o PREFIX     where to write (default "frontier": frontier.md, frontier.csv, frontier.svg)
-  -h            this help
+  -h, --help    this help
+
+NQUEENS_RELEASE=DIR takes nqueens and the examples textbook and frontier_chart from DIR,
+already built, instead of building them.
 
   scripts/frontier.sh
   scripts/frontier.sh -c "16 17" -e "22 24" -o /tmp/quick
@@ -40,6 +43,9 @@ bad() {
   usage >&2
   exit 2
 }
+
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
 
 invocation="scripts/frontier.sh$(printf ' %q' "$@")"
 counts="16 17 18 19 20"
@@ -60,14 +66,12 @@ while getopts ":c:e:j:l:y:a:o:h" opt; do
     o) prefix=$OPTARG ;;
     h) usage; exit 0 ;;
     :) bad "-$OPTARG needs a value" ;;
-    *) bad "unknown option -$OPTARG" ;;
+    *) unknown_option "$OPTARG" "${!OPTIND:-}" ;;
   esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || bad "unexpected argument '$1'"
 
-# shellcheck source=scripts/common.sh
-source "$(dirname "$0")/common.sh"
 [[ -z ${counts// /} ]] || check_sizes "$counts"
 [[ -z ${estimates// /} ]] || check_sizes "$estimates"
 [[ -n ${counts// /}${estimates// /} ]] || bad "nothing to do: -c and -e are both empty"
@@ -76,6 +80,7 @@ for n in $estimates; do
 done
 [[ $threads != *" "* ]] || bad "invalid thread count '$threads': expected one whole number from 1"
 check_threads "$threads"
+[[ $label != *[$'\n\r']* ]] || bad "-l: a label of one line"
 if [ -n "$yardstick" ] && ! [ -f "$yardstick" ]; then
   bad "-y $yardstick: no such file"
 fi
@@ -94,19 +99,21 @@ chart=$release/examples/frontier_chart
 yardstick_name="examples/textbook.rs (the classic bitmask counter, one thread)"
 yardstick_bin=$release/examples/textbook
 if [[ $yardstick == *.c ]]; then
-  yardstick_bin=$(mktemp)
-  trap 'rm -f "$yardstick_bin"' EXIT
-  cc -O3 -march=native -o "$yardstick_bin" "$yardstick"
+  need_scratch
+  yardstick_bin=$scratch/yardstick
+  run cc -O3 -march=native -o "$yardstick_bin" "$yardstick"
   yardstick_name="$(basename "$yardstick") (cc -O3 -march=native, one thread)"
 elif [ -n "$yardstick" ]; then
   yardstick_bin=$(cd "$(dirname "$yardstick")" && pwd)/$(basename "$yardstick")
   yardstick_name="$(basename "$yardstick")"
 fi
-[ "$("$yardstick_bin" 16)" = 14772512 ] || { echo "frontier.sh: the yardstick did not count n = 16 right" >&2; exit 1; }
+yardstick_count= # set by capture
+capture yardstick_count "$yardstick_bin" 16
+[ "$yardstick_count" = 14772512 ] || { echo "frontier.sh: the yardstick did not count n = 16 right" >&2; exit 1; }
 
 cpu=$(cpu_model)
 cores=$(nproc)
-[ -n "$label" ] || label="${cpu:-this machine}, $threads threads"
+[ -n "$label" ] || label="${cpu:-this machine}, $(plural "$threads" thread)"
 version=$("$bin" --version | awk '{ print $2 }')
 commit=$(commit_of)
 date=$(date -u +%Y-%m-%d)
@@ -114,8 +121,11 @@ date=$(date -u +%Y-%m-%d)
 # The yardstick's time at n = 16, three times in a row: its median joins the list.
 yardsticks=()
 time_yardstick() {
-  local t=()
-  for _ in 1 2 3; do t+=("$(seconds_of "$yardstick_bin" 16)"); done
+  local t=() seconds
+  for _ in 1 2 3; do
+    capture seconds seconds_of "$yardstick_bin" 16
+    t+=("$seconds")
+  done
   yardsticks+=("$(printf '%s\n' "${t[@]}" | sort -g | sed -n 2p)")
 }
 
@@ -128,13 +138,14 @@ extrapolated() {
     r = q27 / q26; printf "%.0f", q27 * r * (r / (q26 / q25)) }'
 }
 
+line= # set by capture
 rows=()
 add_row() { rows+=("$1"); }
 
 time_yardstick
 for n in $counts; do
-  echo "frontier.sh: count $n on $threads threads" >&2
-  line=$("$bin" count "$n" -j "$threads" --json --quiet)
+  echo "frontier.sh: count $n on $(plural "$threads" thread)" >&2
+  capture line "$bin" count "$n" -j "$threads" --json --quiet
   if [ "$(field match "$line")" != true ]; then
     echo "frontier.sh: n = $n: counted $(field solutions "$line"), the known count is $(field known "$line")" >&2
     exit 1
@@ -146,8 +157,8 @@ for n in $counts; do
 done
 time_yardstick
 for n in $estimates; do
-  echo "frontier.sh: estimate of $n on $threads threads" >&2
-  line=$("$bin" count "$n" -j "$threads" --estimate --json --quiet)
+  echo "frontier.sh: estimate of $n on $(plural "$threads" thread)" >&2
+  capture line "$bin" count "$n" -j "$threads" --estimate --json --quiet
   solutions=$(field known "$line")
   [ "$solutions" != null ] || solutions=$(extrapolated "$n")
   add_row "$n,estimate,$solutions,$(field core_seconds "$line"),$(field error "$line"),$(field seconds "$line"),$(field engine "$line"),$(field peak_memory_bytes "$line")"
@@ -164,7 +175,8 @@ for row in "${rows[@]}"; do
   IFS=, read -r n kind solutions core error seconds engine peak <<<"$row"
   per=$(awk -v c="$core" -v s="$solutions" 'BEGIN { if (s > 0) printf "%.4g", c * 1e9 / s; else printf "" }')
   units=$(awk -v c="$core" -v y="$median" 'BEGIN { printf "%.4g", c / y }')
-  echo "\"$label\",$date,$version,$commit,\"$cpu\",$cores,$threads,$median,$n,$kind,$solutions,$core,$error,$seconds,$engine,$peak,$per,$units" >>"$csv"
+  csv_line "$label" "$date" "$version" "$commit" "$cpu" "$cores" "$threads" "$median" "$n" "$kind" \
+    "$solutions" "$core" "$error" "$seconds" "$engine" "$peak" "$per" "$units" >>"$csv"
   figure=$(awk -v c="$core" -v e="$error" 'BEGIN {
     if (c >= 1e5) { m = sprintf("%.3e", c); sub(/e\+0?/, " × 10^", m) } else m = sprintf("%.4g", c)
     if (e > 0) printf "%s (± %.1f %%)", m, e * 100; else printf "%s", m }')
@@ -177,7 +189,7 @@ done
 md=$prefix.md
 {
   echo "<!-- made by scripts/frontier.sh; run it again rather than edit -->"
-  echo "**$label** · $date · nqueens $version ($commit) · $cpu, $cores cores, $threads threads ·"
+  echo "**$label** · $date · nqueens $version ($commit) · $cpu, $(plural "$cores" core), $(plural "$threads" thread) ·"
   echo "yardstick $yardstick_name at n = 16: $(printf '%s s, ' "${yardsticks[@]}" | sed 's/, $//') (before, between, after; spread $spread %) ·"
   echo "\`$invocation\`"
   echo
@@ -191,7 +203,10 @@ md=$prefix.md
 # PREFIX.md named from the project's root) get it pasted in, whole.
 shown=$(realpath -m --relative-to="$root" "$md")
 for page in "$root"/README.md "$root"/docs/*.md; do
-  [ -f "$page" ] && grep -qF "<!-- frontier: $shown -->" "$page" || continue
+  if ! [ -f "$page" ] || ! grep -qF "<!-- frontier: $shown -->" "$page"; then
+    continue
+  fi
+  on_exit rm -f "$page.tmp"
   awk -v marker="<!-- frontier: $shown -->" -v table="$md" '
     $0 == marker { print; while ((getline line < table) > 0) print line; skipping = 1; next }
     skipping && $0 == "<!-- end frontier -->" { skipping = 0 }

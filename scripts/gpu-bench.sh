@@ -23,7 +23,7 @@ the CPU threads from n = 18 (the textbook and the search take hours there).
   -a ADAPTER   the GPU adapter: a part of its name (see `nqueens gpu-info`)
   -j THREADS   CPU threads for the CPU rows, and the GPU's host threads (default: one per
                core)
-  -h           this help
+  -h, --help   this help
 
 Needs hyperfine and jq (apt-get install hyperfine jq); builds with `--features gpu`, unless
 NQUEENS and TEXTBOOK name prebuilt binaries (for a machine without a Rust toolchain).
@@ -40,6 +40,9 @@ bad() {
   exit 2
 }
 
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
+
 sizes="14 15 16"
 estimates=""
 runs=3
@@ -54,14 +57,12 @@ while getopts ":n:e:r:a:j:h" opt; do
     j) threads=$OPTARG ;;
     h) usage; exit 0 ;;
     :) bad "-$OPTARG needs a value" ;;
-    *) bad "unknown option -$OPTARG" ;;
+    *) unknown_option "$OPTARG" "${!OPTIND:-}" ;;
   esac
 done
 shift $((OPTIND - 1))
 [ $# -eq 0 ] || bad "unexpected argument '$1'"
 
-# shellcheck source=scripts/common.sh
-source "$(dirname "$0")/common.sh"
 check_sizes "$sizes"
 [[ -z ${estimates// /} ]] || check_sizes "$estimates"
 check_runs "$runs"
@@ -72,6 +73,7 @@ for tool in hyperfine jq; do
 done
 
 root=$(cd "$(dirname "$0")/.." && pwd)
+need_scratch
 release=
 if [[ -z ${NQUEENS:-} || -z ${TEXTBOOK:-} ]]; then
   build_release --features gpu --bin nqueens --example textbook
@@ -89,8 +91,8 @@ echo "| n | command | seconds (mean ± sd) | vs first row |"
 echo "|---|---|---|---|"
 for n in $sizes; do
   if [ "$n" -le 17 ]; then
-    names=(textbook "search, 1 thread" "search, $threads threads" "join, 1 thread"
-      "join, $threads threads" "gpu, $threads host threads" "gpu, search (full symmetry)")
+    names=(textbook "search, 1 thread" "search, $(plural "$threads" thread)" "join, 1 thread"
+      "join, $(plural "$threads" thread)" "gpu, $(plural "$threads" "host thread")" "gpu, search (full symmetry)")
     commands=(
       "$textbook $n"
       "$bin count $n --engine dfs -j 1"
@@ -101,21 +103,24 @@ for n in $sizes; do
       "$bin count $n ${gpu_args[*]} --symmetry full"
     )
   else
-    names=("join, $threads threads" "gpu, $threads host threads" "gpu, 1 host thread")
+    names=("join, $(plural "$threads" thread)" "gpu, $(plural "$threads" "host thread")" "gpu, 1 host thread")
     commands=(
       "$bin count $n --engine join -j $threads"
       "$bin count $n ${gpu_args[*]} -j $threads"
       "$bin count $n ${gpu_args[*]} -j 1"
     )
   fi
+  expected='' got='' # set by capture
   # Every command's count, once, against the first's (a warm-up for hyperfine too).
-  expected=$(${commands[0]} 2>/dev/null) || { echo "failed: ${commands[0]}" >&2; exit 1; }
+  # shellcheck disable=SC2086 # each command, split into its words
+  capture expected ${commands[0]} 2>/dev/null || { echo "failed: ${commands[0]}" >&2; exit 1; }
   for i in "${!commands[@]}"; do
-    got=$(${commands[$i]} 2>/dev/null) || { echo "failed: ${commands[$i]}" >&2; exit 1; }
+    # shellcheck disable=SC2086
+    capture got ${commands[$i]} 2>/dev/null || { echo "failed: ${commands[$i]}" >&2; exit 1; }
     [[ $got == "$expected" ]] || { echo "n = $n: '${commands[$i]}' printed $got, '${commands[0]}' $expected" >&2; exit 1; }
   done
-  out=$(mktemp)
-  hyperfine -N --style none --runs "$runs" --export-json "$out" "${commands[@]}" >/dev/null 2>&1
+  out=$scratch/hyperfine.json
+  run hyperfine -N --style none --runs "$runs" --export-json "$out" "${commands[@]}" >/dev/null 2>&1
   base=$(jq '.results[0].mean' "$out")
   for i in "${!commands[@]}"; do
     jq -r --arg n "$n" --arg name "${names[$i]}" --argjson base "$base" --argjson i "$i" \
@@ -125,5 +130,5 @@ for n in $sizes; do
 done
 for n in $estimates; do
   echo
-  "$bin" count "$n" --estimate "${gpu_args[@]}" -j "$threads"
+  run "$bin" count "$n" --estimate "${gpu_args[@]}" -j "$threads"
 done

@@ -18,7 +18,11 @@ stream on another core, alternately, and prints the slowdown.
   -n SIZES    board sizes, from 20 (default "22 26 28")
   -p PARTS    parts drawn at each size (default 6)
   -R ROUNDS   rounds, each timed alone and with the stream (default 3)
-  -h          this help
+  -h, --help  this help
+
+NQUEENS_RELEASE=DIR takes the examples join_partition and memory_stream from DIR/examples/,
+already built, instead of building them. However the script ends (Ctrl-C included), the
+memory stream ends with it.
 EOF
 }
 
@@ -28,6 +32,9 @@ bad() {
   usage >&2
   exit 2
 }
+
+# shellcheck source=scripts/common.sh
+source "$(dirname "$0")/common.sh"
 
 sizes="22 26 28"
 parts=6
@@ -39,14 +46,12 @@ while getopts ":n:p:R:h" opt; do
     R) rounds=$OPTARG ;;
     h) usage; exit 0 ;;
     :) bad "-$OPTARG needs a value" ;;
-    *) bad "unknown option -$OPTARG" ;;
+    *) unknown_option "$OPTARG" "${!OPTIND:-}" ;;
   esac
 done
 shift $((OPTIND - 1))
 [ $# = 0 ] || bad "unexpected argument '$1'"
 
-# shellcheck source=scripts/common.sh
-source "$(dirname "$0")/common.sh"
 check_sizes "$sizes"
 for n in $sizes; do
   [ "$n" -ge 20 ] || bad "invalid board size '$n': the join's pieces are sampled from 20"
@@ -58,23 +63,24 @@ command -v taskset >/dev/null || bad "needs taskset (util-linux) to keep each on
 root=$(cd "$(dirname "$0")/.." && pwd)
 build_release --example join_partition --example memory_stream
 
-# The summary line of the join's run on the sample of size $1, on the first core. With
-# $2 = stream, a memory stream runs on the second core meanwhile.
+# The summary line of the join's run on the sample of size $1, on the first core, in `line`
+# (and on stderr). With $2 = stream, a memory stream runs on the second core meanwhile: a
+# background job, stopped here, or by the exit trap (common.sh) if the script ends first.
 summary() {
-  local n=$1 stream=${2:-} pid= line
+  local n=$1 stream=${2:-} pid=
   if [ "$stream" = stream ]; then
     taskset -c 1 "$release/examples/memory_stream" 100000 512 >/dev/null &
     pid=$!
     # Its buffers written before the join starts.
-    sleep 2
+    run sleep 2
   fi
-  line=$(taskset -c 0 "$release/examples/join_partition" traffic "$n" "$parts" 7 2048 1 | tail -1)
+  capture line taskset -c 0 "$release/examples/join_partition" traffic "$n" "$parts" 7 2048 1
+  line=$(tail -1 <<<"$line")
   if [ -n "$pid" ]; then
-    kill "$pid"
+    kill "$pid" 2>/dev/null || { echo "memory-sensitivity.sh: the memory stream ended before the join" >&2; exit 1; }
     wait "$pid" 2>/dev/null || true
   fi
   echo "$line" >&2
-  echo "$line"
 }
 
 # A figure of a summary line ($1): the number before the words $2.
@@ -83,19 +89,24 @@ figure() { sed -E "s|.* ([0-9.]+) $2.*|\1|" <<<"$1"; }
 # The median of the numbers given.
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-echo "memory-sensitivity.sh: $(commit_of) · $(cpu_model), $(nproc) cores · $(date -u +%Y-%m-%d) · $parts parts a size, $rounds rounds, alternated"
+echo "memory-sensitivity.sh: $(commit_of) · $(cpu_model), $(plural "$(nproc)" core) · $(date -u +%Y-%m-%d) · $(plural "$parts" part) a size, $(plural "$rounds" round), alternated"
 echo
 echo "| n | bytes a test beyond L2 (model) | ns a test alone | with a stream | ratio (median) | ratio (range) | GB/s a core | 64 cores | 192 cores |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 for n in $sizes; do
   alone=() beside=() ratios=() rates=()
   for round in $(seq "$rounds"); do
+    # (Not `summary ... && a=$line`: under `&&`, set -e would not stop the script in it.)
     if [ $((round % 2)) = 1 ]; then
-      a=$(summary "$n")
-      b=$(summary "$n" stream)
+      summary "$n"
+      a=$line
+      summary "$n" stream
+      b=$line
     else
-      b=$(summary "$n" stream)
-      a=$(summary "$n")
+      summary "$n" stream
+      b=$line
+      summary "$n"
+      a=$line
     fi
     bytes=$(figure "$a" "from beyond")
     rates+=("$(figure "$a" "GB/s a core")")

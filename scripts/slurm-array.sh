@@ -11,8 +11,10 @@
 #SBATCH --requeue
 set -euo pipefail
 usage="usage: scripts/slurm-array.sh N   (as a Slurm array job: sbatch --array=0-15 scripts/slurm-array.sh N)"
+# Self-contained, unlike the other scripts: sbatch runs a copy of it, away from common.sh.
 case ${1:-} in
   -h | --help) echo "$usage"; exit 0 ;;
+  -*) echo "slurm-array.sh: unknown option ${1%%=*} (see scripts/slurm-array.sh --help)" >&2; exit 2 ;;
   [1-9] | [1-2][0-9] | 3[0-2]) n=$1 ;;
   *) echo "slurm-array.sh: expected a board size N from 1 to 32" >&2; echo "$usage" >&2; exit 2 ;;
 esac
@@ -21,10 +23,27 @@ shards=${SLURM_ARRAY_TASK_COUNT:?run as a Slurm array job}
 mkdir -p shards
 part="shards/n$n-$shard.part"
 # A failed or stopped count leaves no .part behind (the journal stays, for the resume); the
-# result is renamed into place only when whole.
+# result is renamed into place only when whole. The count runs in the background, the script
+# waiting for it, so that a signal to the script alone (bash acts on one only between
+# commands) reaches the count at once, as SIGTERM (a background command ignores SIGINT): it
+# keeps its journal and stops, and so does the script, with the code of the signal ($1).
+count=
+stop() {
+  trap - EXIT
+  if [ -n "$count" ]; then
+    kill -TERM "$count" 2>/dev/null || true
+    wait "$count" 2>/dev/null || true
+  fi
+  rm -f "$part"
+  exit "$1"
+}
 trap 'rm -f "$part"' EXIT
-trap 'exit 143' TERM
-trap 'exit 130' INT
+trap 'stop 143' TERM
+trap 'stop 130' INT
+trap 'stop 129' HUP
 nqueens count "$n" -j "${SLURM_CPUS_PER_TASK:-$(nproc)}" --shard "$shard/$shards" \
-  --checkpoint "shards/n$n-$shard.journal" --quiet >"$part"
+  --checkpoint "shards/n$n-$shard.journal" --quiet >"$part" &
+count=$!
+wait "$count"
+count=
 mv "$part" "shards/n$n-$shard.json"

@@ -427,3 +427,40 @@ fn a_stderr_that_blocks_keeps_the_result_and_the_signals() {
     assert!(!locked(&journal));
     assert_whole(&journal);
 }
+
+/// Regression: Ctrl-C during `--double-check`'s second pass printed a bare "interrupted", as
+/// if nothing were kept: the journal had been let go when the first pass ended. It is held
+/// to the end now, and the message says that it is whole and that the same command resumes.
+#[test]
+fn ctrl_c_in_the_double_check_said_nothing_of_the_journal() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("checked.journal");
+    let args = ["count", "16", "--engine", "search", "--checkpoint"];
+    cli_support::nqueens()
+        .args(args)
+        .arg(&journal)
+        .assert()
+        .success();
+    // Every task is in the journal: the first pass reads them back at once, and the second
+    // (the whole board again with the mirror split, on one thread) takes two seconds here.
+    let mut run = Watched::spawn(
+        Command::new(bin())
+            .args(args)
+            .arg(&journal)
+            .args(["--double-check", "-j", "1"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(run.try_wait().is_none(), "the double check ended too soon");
+    assert!(locked(&journal), "the journal was let go before the double check");
+    let status = stop_with(&mut run, libc::SIGINT, "SIGINT");
+    let out = run.wait_with_output();
+    let stderr = text(&out.stderr);
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("finished tasks are kept in"), "{stderr}");
+    assert!(stderr.contains("run the same command again to resume"), "{stderr}");
+    assert!(!locked(&journal));
+    assert_whole(&journal);
+}

@@ -65,6 +65,9 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         if config.double_check {
             ran.check = Some(counter.double_check(&job, &ran.values)?);
         }
+        // Watched (and held locked) through the double check too: Ctrl-C in its second pass
+        // says that the journal is whole and that the same command resumes.
+        interrupt::forget_journal();
         if let Some(error) = job.gpu_fallback.get() {
             say!("warning: {error}; the CPU counted instead");
         }
@@ -426,7 +429,6 @@ fn run_job(config: &CountConfig, counter: &Counter, job: &mut Job) -> Result<Ran
     {
         not_kept.push(e.into());
     }
-    interrupt::forget_journal();
     if let Some((path, mut output)) = subtotals.take() {
         let node = if cluster.is_some() {
             "mpi".to_string()
