@@ -27,13 +27,15 @@ pub const MEANINGS: &[(i32, &str)] = &[
     (
         ExitCode::Failure as i32,
         "a count disagreed with the known value, verify found an invalid or incomplete set, \
-         find was asked for n = 2 or 3, merge was given shards that do not add up, or a run \
-         failed (a full disk, a memory limit too small)",
+         find was asked for n = 2 or 3, merge was given shards that do not add up, audit found \
+         a recorded value that differs from its recount, selftest found a wrong count, or a \
+         run failed (a full disk, a memory limit too small)",
     ),
     (
         ExitCode::Usage as i32,
         "a bad command line, a file that must be regular and is not or does not exist, a file \
-         another nqueens run is using, or input verify cannot read",
+         another nqueens run is using (by any name), input verify cannot read, or a file audit \
+         cannot read as a journal or subtotals file of this version",
     ),
     (
         ExitCode::NotKept as i32,
@@ -42,7 +44,8 @@ pub const MEANINGS: &[(i32, &str)] = &[
     ),
     (
         super::interrupt::INTERRUPTED,
-        "interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP; a checkpoint journal is kept \
-         (serve stops on these, its usual end, with 0)",
+        "count (its double check included), solve, verify, audit or selftest interrupted by \
+         SIGINT (Ctrl-C), SIGTERM or SIGHUP; a checkpoint journal is kept whole (serve stops on \
+         these, its usual end, with 0)",
     ),
 ];
