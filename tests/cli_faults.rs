@@ -454,13 +454,19 @@ fn ctrl_c_in_the_double_check_said_nothing_of_the_journal() {
     );
     std::thread::sleep(Duration::from_millis(300));
     assert!(run.try_wait().is_none(), "the double check ended too soon");
-    assert!(locked(&journal), "the journal was let go before the double check");
+    assert!(
+        locked(&journal),
+        "the journal was let go before the double check"
+    );
     let status = stop_with(&mut run, libc::SIGINT, "SIGINT");
     let out = run.wait_with_output();
     let stderr = text(&out.stderr);
     assert_eq!(status.code(), Some(130), "{stderr}");
     assert!(stderr.contains("finished tasks are kept in"), "{stderr}");
-    assert!(stderr.contains("run the same command again to resume"), "{stderr}");
+    assert!(
+        stderr.contains("run the same command again to resume"),
+        "{stderr}"
+    );
     assert!(!locked(&journal));
     assert_whole(&journal);
 }
