@@ -56,26 +56,50 @@ fn fail(message: &str) -> ! {
     std::process::exit(1);
 }
 
-/// The fields of a CSV line: commas inside double quotes are the field's own.
-fn fields(line: &str) -> Vec<String> {
-    let (mut out, mut field, mut quoted) = (Vec::new(), String::new(), false);
-    for c in line.chars() {
-        match c {
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(std::mem::take(&mut field)),
-            c => field.push(c),
+/// The records of a CSV text, each its fields, as RFC 4180 writes them (and `frontier.sh`
+/// does): a field in double quotes holds commas, line breaks and doubled double quotes, each
+/// pair one quote of the field. A line may end in CRLF.
+fn records(text: &str) -> Result<Vec<Vec<String>>, String> {
+    let (mut records, mut record, mut field) = (Vec::new(), Vec::new(), String::new());
+    let (mut chars, mut quoted) = (text.chars().peekable(), false);
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (false, '"') if field.is_empty() => quoted = true,
+            (false, ',') => record.push(std::mem::take(&mut field)),
+            (false, '\r') if chars.peek() == Some(&'\n') => {}
+            (false, '\n') => {
+                record.push(std::mem::take(&mut field));
+                records.push(std::mem::take(&mut record));
+            }
+            (_, c) => field.push(c),
         }
     }
-    out.push(field);
-    out
+    if quoted {
+        return Err("a quoted field with no closing quote".into());
+    }
+    if !field.is_empty() || !record.is_empty() {
+        record.push(field);
+        records.push(record);
+    }
+    Ok(records)
 }
 
 /// The runs of one CSV, by label in the order they come, each with its figures per solution
 /// (rows without one, past the known counts, are left out).
 fn read(path: &str) -> Result<Vec<(String, Vec<Point>)>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let mut lines = text.lines();
-    let header = fields(lines.next().ok_or("empty")?);
+    runs(&text)
+}
+
+/// The runs of the CSV text `text`, as [`read`] gives them.
+fn runs(text: &str) -> Result<Vec<(String, Vec<Point>)>, String> {
+    let mut rows = records(text)?.into_iter();
+    let header = rows.next().ok_or("empty")?;
     let column = |name: &str| {
         header.iter().position(|h| h == name).ok_or(format!(
             "no column {name}: not a CSV of scripts/frontier.sh"
@@ -85,9 +109,8 @@ fn read(path: &str) -> Result<Vec<(String, Vec<Point>)>, String> {
     let (error, per) = (column("error")?, column("core_ns_per_solution")?);
     let mut runs: BTreeMap<usize, (String, Vec<Point>)> = BTreeMap::new();
     let mut order: Vec<String> = Vec::new();
-    for (i, line) in lines.enumerate() {
-        let f = fields(line);
-        let bad = || format!("line {}: {line}", i + 2);
+    for (i, f) in rows.enumerate() {
+        let bad = || format!("row {}: {f:?}", i + 2);
         if f.len() != header.len() {
             return Err(bad());
         }
@@ -191,4 +214,41 @@ fn svg(runs: &[(String, Vec<Point>)]) -> Result<String, Box<dyn Error>> {
         root.present()?;
     }
     Ok(out)
+}
+
+/// `cargo test --release --example frontier_chart`
+#[cfg(test)]
+mod tests {
+    use super::{records, runs};
+
+    /// Regression: a field was split on every comma outside quotes and its quotes dropped, so
+    /// that `frontier.sh -l 'the "fast", box'`'s label, written `"the ""fast"", box"`, came
+    /// back as `the fast, box`. Doubled quotes are one quote, a quoted comma or line break is
+    /// the field's own, and a CRLF ends a line as LF does.
+    #[test]
+    fn quoted_fields_are_read_as_rfc_4180_writes_them() {
+        let text = "a,b,c\r\n\"the \"\"fast\"\", box\",\"two\nlines\",\"\"\nplain,\"\"\"\",x";
+        let want = [
+            vec!["a", "b", "c"],
+            vec!["the \"fast\", box", "two\nlines", ""],
+            vec!["plain", "\"", "x"],
+        ];
+        assert_eq!(records(text).unwrap(), want);
+        assert!(records("a,\"b\n").is_err());
+    }
+
+    #[test]
+    fn a_quoted_label_names_its_run() {
+        let text = "label,n,kind,error,core_ns_per_solution\n\
+                    \"the \"\"fast\"\", box\",16,count,0,10.39\n\
+                    \"the \"\"fast\"\", box\",22,estimate,0.083,2.144\n\
+                    other,16,count,0,\n";
+        let runs = runs(text).unwrap();
+        let labels: Vec<&str> = runs.iter().map(|(label, _)| label.as_str()).collect();
+        assert_eq!(labels, ["the \"fast\", box", "other"]);
+        let points = &runs[0].1;
+        assert_eq!(points.iter().map(|p| p.n).collect::<Vec<_>>(), [16, 22]);
+        assert!(points[1].estimate && points[1].error == 0.083);
+        assert!(runs[1].1.is_empty());
+    }
 }
