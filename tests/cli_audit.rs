@@ -165,9 +165,19 @@ fn a_resume_wrapped_a_forged_value_of_2_to_the_128_minus_1() {
         "{}",
         text(&out.stderr)
     );
-    let (code, _, stderr) = audit(&["--share", "1"], &[&journal]);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("more than any task of this run can hold"));
+    // The audit recounts it whatever its sample, and blames the node that wrote it (exit 1).
+    let (code, stdout, stderr) = audit(&["--tasks", "1", "--json"], &[&journal]);
+    assert_eq!(code, 1, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let differing = report["differing"].as_array().unwrap();
+    assert_eq!(differing.len(), 1, "{report}");
+    assert_eq!(differing[0]["task"], 3);
+    assert_eq!(differing[0]["recounted"].to_string(), value.to_string());
+    // The value as written, all 39 digits (a JSON number past what a double holds exactly).
+    assert!(
+        stdout.contains(&format!("\"value\":{}", u128::MAX)),
+        "{stdout}"
+    );
 }
 
 /// Regression: two subtotals files that record one task differently printed the second
@@ -214,6 +224,11 @@ fn two_files_recording_a_task_differently_printed_one_as_the_recount() {
             ]
         );
         assert_eq!(report["recorded_differently"], 1);
+        // With every task in the sample, too.
+        let every = ["--share", "1", "--json"];
+        let (_, stdout, _) = audit(&every, &[files[0].as_path(), files[1].as_path()]);
+        let report: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(report["recorded_differently"], 1, "{report}");
         // In words: both values with their files, then the recount.
         let (_, said, _) = audit(&["--tasks", "1"], &[files[0].as_path(), files[1].as_path()]);
         let line = said.lines().find(|l| l.starts_with("task 9:")).unwrap();

@@ -308,6 +308,21 @@ fn a_checkpoint_named_dev_stdout_was_overwritten_by_the_count() {
             assert_eq!(std::fs::read_to_string(&f).unwrap(), "", "{flag} {name}");
         }
     }
+    // Standard error likewise, where the count's notes go: `--checkpoint /dev/stderr 2>F`.
+    for flag in ["--checkpoint", "--subtotals"] {
+        let out = Watched::spawn(
+            std::process::Command::new(cli_support::bin())
+                .args(["count", "10", flag, "/dev/stderr"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(File::create(&f).unwrap()),
+        )
+        .wait_with_output();
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        let said = std::fs::read_to_string(&f).unwrap();
+        assert!(said.contains("is also standard error"), "{said}");
+        assert!(!said.contains("nqueens-checkpoint"), "{said}");
+    }
     let out = run(
         &["count", "10", "--subtotals", "/dev/stdout"],
         Stdio::piped(),
@@ -323,4 +338,33 @@ fn a_checkpoint_named_dev_stdout_was_overwritten_by_the_count() {
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(std::fs::read_to_string(&f).unwrap().lines().count(), 4);
+}
+
+/// Found in review: the lock check of an output named as one of the process's own
+/// descriptors (`-o /dev/stdout`) was made on a duplicate of it, which shares its lock with
+/// the parent's description: a lock the parent held (`exec 3>>F; flock 3; nqueens solve -o
+/// /dev/fd/3`) was taken over and let go. The file is asked through a fresh open now: the
+/// parent's lock stays, and the output is refused as held.
+#[test]
+#[cfg(target_os = "linux")]
+fn the_lock_check_let_go_of_a_lock_the_parent_held_on_standard_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("f");
+    let held = File::create(&f).unwrap();
+    held.lock().unwrap();
+    let out = cli_support::output(
+        std::process::Command::new(cli_support::bin())
+            .args(["solve", "6", "-o", "/dev/stdout"])
+            .stdin(Stdio::null())
+            .stdout(held.try_clone().unwrap()),
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("holds its lock"));
+    // Still the test's: another open of the file cannot take it.
+    let other = File::open(&f).unwrap();
+    assert!(matches!(
+        other.try_lock(),
+        Err(std::fs::TryLockError::WouldBlock)
+    ));
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), "");
 }

@@ -286,9 +286,16 @@ fn subtotals_add_up_to_the_count() {
     let units: u128 = text
         .lines()
         .skip(2)
+        .filter(|l| !l.starts_with('#'))
         .map(|l| l.split('\t').nth(1).unwrap().parse::<u128>().unwrap())
         .sum();
     assert_eq!(units / per, 14200);
+    // The closing line says how many tasks and what they add up to.
+    let tasks = text.lines().filter(|l| !l.starts_with('#')).count() - 1;
+    assert_eq!(
+        text.lines().last().unwrap(),
+        format!("# end: tasks={tasks} units={units}")
+    );
 }
 
 #[test]

@@ -45,7 +45,7 @@ struct Report {
     missing: usize,
     audited: usize,
     /// Tasks two files record with different values (each recounted, in or beyond the
-    /// sample).
+    /// sample, as is a value no task of the run can hold).
     recorded_differently: usize,
     seed: u64,
     way: &'static str,
@@ -55,34 +55,23 @@ struct Report {
 }
 
 /// Runs a validated `audit` command; returns the exit code: 0 when every recount agrees, 1
-/// when a value differs, 2 when a file cannot be read as a journal or subtotals file of this
-/// version (said on stderr), as for any input the command cannot take.
+/// when a value differs (a node's fault, a value no task can hold included: it was written
+/// with its checksum), 2 when a file cannot be read as a journal or subtotals file of a run
+/// this version makes (said on stderr), as for any input the command cannot take.
 pub fn run(config: &AuditConfig) -> Result<ExitCode> {
-    let read = match read_all(config) {
-        Ok(read) => read,
+    // What the files say, and the run they name made again: a file's fault, exit 2.
+    let ready = read_all(config).and_then(|read| {
+        let (counter, mut job) = prepare(config, &read.identity)?;
+        let expected = expected_tasks(&mut job, &read.shards)?;
+        Ok((read, counter, job, expected))
+    });
+    let (read, counter, job, expected) = match ready {
+        Ok(ready) => ready,
         Err(e) => {
             say!("error: {e:#}");
             return Ok(ExitCode::Usage);
         }
     };
-    let counter = Counter::new()
-        .engine(read.identity.engine)
-        .split_depth(read.identity.split_depth);
-    let counter = match config.threads {
-        Some(threads) => counter.threads(threads),
-        None => counter,
-    };
-    let mut job = counter.prepare(read.identity.n)?;
-    if job.plan.len() != read.identity.tasks || job.split_depth != read.identity.split_depth {
-        say!(
-            "error: the files name a run of {} tasks at split depth {}, which this build does \
-             not make",
-            read.identity.tasks,
-            read.identity.split_depth
-        );
-        return Ok(ExitCode::Usage);
-    }
-    let expected = expected_tasks(&mut job, &read.shards)?;
     let ids: Vec<usize> = read.tasks.keys().copied().collect();
     let wanted = match config.sample {
         AuditSample::Share(share) => (share * ids.len() as f64).ceil() as usize,
@@ -90,17 +79,17 @@ pub fn run(config: &AuditConfig) -> Result<ExitCode> {
     };
     let seed = config.seed.unwrap_or_else(clock_seed);
     let sample = audit_sample(&ids, wanted, seed);
-    // Tasks recorded differently are recounted whatever the sample: the recount says which
-    // file is right.
-    let mut recount: Vec<usize> = sample.clone();
-    recount.extend(
-        read.tasks
-            .iter()
-            .filter(|(_, r)| !all_alike(r))
-            .map(|(&t, _)| t),
-    );
-    recount.sort_unstable();
-    recount.dedup();
+    // Suspects are recounted whatever the sample: the recount says which record is right.
+    let most = read.identity.most_units();
+    let suspects: Vec<usize> = read
+        .tasks
+        .iter()
+        .filter(|(_, records)| !all_alike(records) || records.iter().any(|r| r.value > most))
+        .map(|(&task, _)| task)
+        .collect();
+    let recount: Vec<usize> = BTreeSet::from_iter(sample.iter().chain(&suspects).copied())
+        .into_iter()
+        .collect();
     let started = Instant::now();
     let values = counter.recount(&job, &recount)?;
     let differing: Vec<Differing> = recount
@@ -113,19 +102,18 @@ pub fn run(config: &AuditConfig) -> Result<ExitCode> {
             recorded: read.tasks[&task].clone(),
         })
         .collect();
-    let missing = expected
-        .iter()
-        .filter(|t| !read.tasks.contains_key(t))
-        .count();
     let report = Report {
         n: read.identity.n,
         engine: job.engine.name(),
         tasks: read.identity.tasks,
         expected: expected.len(),
         recorded: ids.len(),
-        missing,
+        missing: expected
+            .iter()
+            .filter(|t| !read.tasks.contains_key(t))
+            .count(),
         audited: sample.len(),
-        recorded_differently: recount.len() - sample.len(),
+        recorded_differently: read.tasks.values().filter(|r| !all_alike(r)).count(),
         seed,
         way: way(job.engine),
         seconds: started.elapsed().as_secs_f64(),
@@ -138,6 +126,27 @@ pub fn run(config: &AuditConfig) -> Result<ExitCode> {
     } else {
         ExitCode::Failure
     })
+}
+
+/// The counter and the job of the run the files name, as this build makes it; a run it does
+/// not make (another split's tasks) is the error.
+fn prepare(config: &AuditConfig, identity: &RunIdentity) -> Result<(Counter<'static>, Job)> {
+    let counter = Counter::new()
+        .engine(identity.engine)
+        .split_depth(identity.split_depth);
+    let counter = match config.threads {
+        Some(threads) => counter.threads(threads),
+        None => counter,
+    };
+    let job = counter.prepare(identity.n)?;
+    if job.plan.len() != identity.tasks || job.split_depth != identity.split_depth {
+        bail!(
+            "the files name a run of {} tasks at split depth {}, which this build does not make",
+            identity.tasks,
+            identity.split_depth
+        );
+    }
+    Ok((counter, job))
 }
 
 /// Whether a task's records agree with one another.

@@ -473,9 +473,10 @@ enum Stdout {
     /// No (`solve -o`, `find -o`): an output named as one of this process's descriptors
     /// (`/dev/stdout`) is written through it, at its offset, and nothing is lost.
     Free,
-    /// Yes (`count` prints its result there): no output may be standard output by any name,
-    /// `/dev/stdout` and `/proc/self/fd/1` included, or the two would be mixed in one file
-    /// (a journal's header overwritten by the count, subtotals around it).
+    /// Yes (`count` prints its result there, and its notes on standard error): no output may
+    /// be standard output or standard error by any name, `/dev/stdout` and `/proc/self/fd/1`
+    /// included, or the two would be mixed in one file (a journal's header overwritten by the
+    /// count, subtotals around it).
     Taken,
 }
 
@@ -496,14 +497,13 @@ fn distinct_outputs(outputs: &[(&str, Option<&Path>)], stdout: Stdout) -> Result
                 ));
             }
         }
-        let also_stdout = match stdout {
-            Stdout::Free => is_stdout(path),
-            Stdout::Taken => is_stdout_by_any_name(path),
+        let stream = match stdout {
+            Stdout::Free => is_stdout(path).then_some("standard output"),
+            Stdout::Taken => standard_stream_by_any_name(path),
         };
-        if also_stdout {
+        if let Some(stream) = stream {
             return Err(format!(
-                "{flag} {} is also standard output: one would overwrite the other; name \
-                 another file",
+                "{flag} {} is also {stream}: one would overwrite the other; name another file",
                 path.display()
             ));
         }
@@ -542,13 +542,21 @@ fn is_stdout(path: &Path) -> bool {
         && identity(path).is_some_and(|file| identity(stdout) == Some(file))
 }
 
-/// Whether `path`, by any name (`/dev/stdout` and `/proc/self/fd/1` too), is the file or
-/// pipe standard output writes to; a terminal or `/dev/null` is a device that any number of
-/// writers share, and is not counted.
-fn is_stdout_by_any_name(path: &Path) -> bool {
-    let stdout = Path::new("/dev/stdout");
-    std::fs::metadata(stdout).is_ok_and(|meta| meta.is_file() || is_fifo(&meta))
-        && identity(path).is_some_and(|file| identity(stdout) == Some(file))
+/// The standard stream `path` is, by any name (`/dev/stdout`, `/proc/self/fd/2` too), if it
+/// is the file or pipe standard output or standard error writes to; a terminal or
+/// `/dev/null` is a device that any number of writers share, and is not counted.
+fn standard_stream_by_any_name(path: &Path) -> Option<&'static str> {
+    [
+        ("/dev/stdout", "standard output"),
+        ("/dev/stderr", "standard error"),
+    ]
+    .into_iter()
+    .find(|&(stream, _)| {
+        let stream = Path::new(stream);
+        std::fs::metadata(stream).is_ok_and(|meta| meta.is_file() || is_fifo(&meta))
+            && identity(path).is_some_and(|file| identity(stream) == Some(file))
+    })
+    .map(|(_, name)| name)
 }
 
 /// Whether a file is a pipe (a FIFO).

@@ -121,7 +121,7 @@ fn write_shard(
     shards: usize,
     ran: &Ran,
 ) -> Result<()> {
-    let units = ran.units()?;
+    let units = ran.units(job)?;
     let ids = ran.values.keys().copied().collect();
     let result = ShardResult::new(job, index, shards, ids, units);
     serde_json::to_writer(&mut *out, &result)?;
@@ -141,7 +141,7 @@ fn write_count(
     ran: &Ran,
     started: Instant,
 ) -> Result<bool> {
-    let count = counter.finish(job, ran.units()?);
+    let count = counter.finish(job, ran.units(job)?);
     let mut row = Row::of_count(&count, started.elapsed(), ran.ranks);
     if let Some(check) = &ran.check {
         row = row.with_double_check(check);
@@ -380,11 +380,19 @@ struct Ran {
 }
 
 impl Ran {
-    /// The sum of the tasks' values, checked: those a journal held were read from a file.
-    fn units(&self) -> Result<u128> {
-        checkpoint::total_units(self.values.values()).ok_or_else(|| {
-            anyhow::anyhow!("the tasks' values add up past 2^128: a journal's record is wrong")
-        })
+    /// The sum of the tasks' values of `job`, checked: those a journal held were read from a
+    /// file, those an MPI rank sent came over the network, and no task can hold more than
+    /// the whole board.
+    fn units(&self, job: &Job) -> Result<u128> {
+        let most = checkpoint::RunIdentity::of(job, None).most_units();
+        if let Some((task, value)) = self.values.iter().find(|&(_, &value)| value > most) {
+            bail!(
+                "task {task}'s value {value} is more than any task of this run can hold ({most} \
+                 at most): the node that counted it is at fault"
+            );
+        }
+        checkpoint::total_units(self.values.values())
+            .ok_or_else(|| anyhow::anyhow!("the tasks' values add up past 2^128"))
     }
 }
 

@@ -35,7 +35,8 @@ pub const MEANINGS: &[(i32, &str)] = &[
         ExitCode::Usage as i32,
         "a bad command line, a file that must be regular and is not or does not exist, a file \
          another nqueens run is using (by any name), input verify cannot read, or a file audit \
-         cannot read as a journal or subtotals file of this version",
+         cannot read as a journal or subtotals file of this version (damaged, cut short, or \
+         recording no task)",
     ),
     (
         ExitCode::NotKept as i32,
@@ -44,8 +45,8 @@ pub const MEANINGS: &[(i32, &str)] = &[
     ),
     (
         super::interrupt::INTERRUPTED,
-        "count (its double check included), solve, verify, audit or selftest interrupted by \
-         SIGINT (Ctrl-C), SIGTERM or SIGHUP; a checkpoint journal is kept whole (serve stops on \
-         these, its usual end, with 0)",
+        "any command but serve (count with its double check, solve, verify, audit, selftest, \
+         ...) interrupted by SIGINT (Ctrl-C), SIGTERM or SIGHUP; a checkpoint journal is kept \
+         whole (serve stops on these, its usual end, with 0)",
     ),
 ];

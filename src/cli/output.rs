@@ -178,17 +178,25 @@ impl Output {
         let cannot = || format!("cannot write {}", path.display());
         // A file written in place may be a journal another run holds, reached through
         // `/proc/PID/fd/N` or a link to it: the open file is asked for its lock, not its name.
-        let direct = |file: File| -> Result<Output> {
-            if claim::held_open(&file).unwrap_or(false) {
-                return Err(in_use(path));
-            }
-            Ok(Output::Direct {
-                writer: BufWriter::with_capacity(BUFFER, file),
-                path: path.to_path_buf(),
-            })
+        let direct = |file: File| Output::Direct {
+            writer: BufWriter::with_capacity(BUFFER, file),
+            path: path.to_path_buf(),
         };
+        // A file written in place may be a journal another run holds, reached through
+        // `/proc/PID/fd/N` or a link to it: the file itself is asked for a lock, not its name.
         let target = match target(path).with_context(cannot)? {
-            Target::Descriptor(fd) => return direct(duplicate(fd).with_context(cannot)?),
+            Target::Descriptor(fd) => {
+                let file = duplicate(fd).with_context(cannot)?;
+                // Asked through a fresh open of it: a lock taken and let go on the duplicate
+                // would be taken from the description this process shares with its parent.
+                let fresh = PathBuf::from(format!("/proc/self/fd/{fd}"));
+                if file.metadata().is_ok_and(|m| m.is_file())
+                    && claim::held(&fresh).unwrap_or(false)
+                {
+                    return Err(in_use(path));
+                }
+                return Ok(direct(file));
+            }
             Target::InPlace => {
                 // Appending writes a descriptor of another process opened by `>` from its
                 // start and one opened by `>>` at its end; a device or a FIFO has no position.
@@ -196,7 +204,11 @@ impl Output {
                     .append(true)
                     .open(path)
                     .with_context(cannot)?;
-                return direct(file);
+                // This open is the run's own: asking it for a lock touches no one else's.
+                if claim::held_open(&file).unwrap_or(false) {
+                    return Err(in_use(path));
+                }
+                return Ok(direct(file));
             }
             Target::Replace(target) => target,
         };
@@ -319,7 +331,8 @@ impl Temporary {
 fn in_use(path: &Path) -> anyhow::Error {
     nqueens::Error::InUse(format!(
         "cannot write {}: another nqueens run is using it (as its checkpoint journal, or an \
-         output it is writing); wait for that run to end, or write another file",
+         output it is writing), or another program holds its lock; wait for it to end, or \
+         write another file",
         path.display()
     ))
     .into()

@@ -45,6 +45,9 @@ pub struct Checkpoint {
     /// The run's tasks: a record of any other is refused (it would make the journal
     /// unreadable).
     tasks: usize,
+    /// The most a task of the run can hold ([`RunIdentity::most_units`]): a record of more,
+    /// which a fault on a node could send, is refused, as the journal would be on resume.
+    most: u128,
     /// The timer that syncs records a task wrote while the next is still running.
     _syncer: Syncer,
 }
@@ -126,7 +129,8 @@ impl Checkpoint {
         for &id in ids {
             job.plan.check_task(id)?;
         }
-        let (journal, done) = Journal::open(path, &RunIdentity::of(job, shard), node)?;
+        let identity = RunIdentity::of(job, shard);
+        let (journal, done) = Journal::open(path, &identity, node)?;
         if let Some(stray) = first_stray(&done, ids) {
             return Err(Error::Checkpoint(format!(
                 "{}: task {stray} is not one of this run's",
@@ -141,6 +145,7 @@ impl Checkpoint {
             done,
             failed,
             tasks: job.plan.len(),
+            most: identity.most_units(),
         })
     }
 
@@ -164,13 +169,13 @@ impl Checkpoint {
     /// written when space comes back (the journal would then be damaged in its middle, and
     /// refused).
     pub fn record(&self, id: usize, value: u128) {
-        self.record_with(id, |journal| journal.append(id, value));
+        self.record_with(id, value, |journal| journal.append(id, value));
     }
 
     /// As [`Checkpoint::record`], for a task counted on node `node` ([`Checkpoint::add_node`]:
     /// an MPI rank's).
     pub fn record_on(&self, id: usize, value: u128, node: u32) {
-        self.record_with(id, |journal| journal.append_on(id, value, node));
+        self.record_with(id, value, |journal| journal.append_on(id, value, node));
     }
 
     /// Names one more node that counts tasks of this run (an MPI rank), before any of its
@@ -182,7 +187,12 @@ impl Checkpoint {
 
     /// Records task `id` through `append`, unless a record has failed before (see
     /// [`Checkpoint::record`]).
-    fn record_with(&self, id: usize, append: impl FnOnce(&mut Journal) -> Result<(), Error>) {
+    fn record_with(
+        &self,
+        id: usize,
+        value: u128,
+        append: impl FnOnce(&mut Journal) -> Result<(), Error>,
+    ) {
         let mut journal = self.journal.lock().unwrap_or_else(|e| e.into_inner());
         let mut failed = self.failed.lock().unwrap_or_else(|e| e.into_inner());
         if failed.is_some() {
@@ -192,6 +202,14 @@ impl Checkpoint {
             *failed = Some(Error::Task(format!(
                 "task {id} recorded, where the run has {} tasks",
                 self.tasks
+            )));
+            return;
+        }
+        if value > self.most {
+            *failed = Some(Error::Task(format!(
+                "task {id} recorded with {value}, more than any task of this run can hold \
+                 ({} at most): the node that counted it is at fault",
+                self.most
             )));
             return;
         }
@@ -285,9 +303,14 @@ mod tests {
         let job = counter.prepare(8).unwrap();
         let all: Vec<usize> = (0..job.plan.len()).collect();
         let checkpoint = Checkpoint::open(&dir.path().join("j"), &job, None, &all, "here").unwrap();
-        // The header was synced a moment ago: this record alone is not.
-        checkpoint.record(0, job.plan.run(0).unwrap());
-        assert!(checkpoint.journal().lock().unwrap().unsynced());
+        // A record written and not synced with it (the header was synced a moment ago); on a
+        // machine so slow that a record was synced as it was written, or the timer came
+        // between, the next task's record is tried.
+        let waiting = (0..job.plan.len()).any(|task| {
+            checkpoint.record(task, job.plan.run(task).unwrap());
+            checkpoint.journal().lock().unwrap().unsynced()
+        });
+        assert!(waiting, "every record was synced as it was written");
         std::thread::sleep(SYNC_INTERVAL + SYNC_INTERVAL / 2);
         assert!(!checkpoint.journal().lock().unwrap().unsynced());
         checkpoint.close().unwrap();

@@ -44,7 +44,12 @@ impl RunIdentity {
     /// and a sum that wraps past 2^128 would print a wrong count with no error.
     pub fn most_units(&self) -> u128 {
         let n = u128::from(self.n);
-        let solutions = crate::known::total(self.n).unwrap_or_else(|| (1..=n).product());
+        let factorial = || {
+            (1..=n)
+                .try_fold(1u128, u128::checked_mul)
+                .unwrap_or(u128::MAX)
+        };
+        let solutions = crate::known::total(self.n).unwrap_or_else(factorial);
         solutions.saturating_mul(units_per_solution(self.engine.tasks_engine(self.n)))
     }
 
@@ -84,8 +89,13 @@ impl RunIdentity {
                 Some((i.parse().ok()?, k.parse().ok()?))
             }
         };
+        let n: u32 = map.get("n")?.parse().ok()?;
+        // A board no engine counts, or a shard no run has, is no run of this program.
+        if !(1..=crate::limits::MAX_N).contains(&n) || shard.is_some_and(|(i, k)| i >= k) {
+            return None;
+        }
         let identity = RunIdentity {
-            n: map.get("n")?.parse().ok()?,
+            n,
             engine,
             split_depth: map.get("split")?.parse().ok()?,
             tasks: map.get("tasks")?.parse().ok()?,
