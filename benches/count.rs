@@ -10,10 +10,7 @@
 //! `cargo bench --bench count` (set `NQUEENS_BENCH_N=12,13,14` to choose the sizes).
 
 use criterion::{BenchmarkId, Criterion};
-#[path = "support/textbook.rs"]
-mod textbook;
-
-use nqueens::{Counter, Engine, Plan, Symmetry, known};
+use nqueens::{Counter, Engine, Plan, Symmetry, known, textbook};
 use std::hint::black_box;
 use std::path::PathBuf;
 
@@ -48,7 +45,7 @@ struct Way {
 impl Way {
     fn count(&self, n: u32) -> u128 {
         match self.engine {
-            None => u128::from(textbook::count(n)),
+            None => u128::from(textbook::count(n).expect("a board of 1 to 32")),
             Some((engine, threads)) => {
                 let counter = Counter::new().engine(engine).threads(threads);
                 counter.count(n).unwrap().solutions

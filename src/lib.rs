@@ -49,6 +49,8 @@ pub use run::driver::default_threads;
 pub use run::estimate::{Estimate, SYSTEMATIC_ERROR, TARGET_ERROR, TimedPart};
 pub use run::job::{Job, Progress};
 pub use run::{checkpoint, claim, recount, shard};
+pub use search::kernel::instruction_set as search_instruction_set;
+pub use search::textbook;
 pub use solutions::iter::{Solutions, for_each_solution, solutions};
 pub use solutions::solution::{Checker, Conflict, Placement, Solution, check_columns};
 pub use solutions::{construct, format, parse, stream};

@@ -46,6 +46,7 @@ fn main() -> std::process::ExitCode {
         Config::Serve(config) => serve::run(config),
         Config::Audit(config) => cli::audit::run(config),
         Config::Selftest(config) => cli::selftest::run(config),
+        Config::Bench(config) => cli::bench::run::run(config),
     };
     match outcome {
         Ok(code) => code.into(),

@@ -79,6 +79,42 @@ pub enum Command {
   nqueens selftest                 a minute or less
   nqueens selftest --for 30m       a stress test of every core, a line a round")]
     Selftest(SelftestArgs),
+    /// Benchmark this machine and build in about a minute: two yardsticks, the join engine
+    /// and the search on 1, 2, 4, ... threads (each thread counting its own board, every
+    /// count checked), speed-up, efficiency and a score to quote; beside a saved result with
+    /// --baseline. Exit 1 if a count is wrong.
+    #[command(after_help = "Examples:
+  nqueens bench                          about a minute; a table and a score
+  nqueens bench --quick                  15 s or less
+  nqueens bench --json > this.json       one JSON object
+  nqueens bench --baseline this.json     every row beside a saved result's, with the ratio")]
+    Bench(BenchArgs),
+}
+
+/// `nqueens bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// The short run: smaller boards and one round, 15 s or less (compared only with --quick
+    /// results).
+    #[arg(long)]
+    pub quick: bool,
+
+    /// The thread counts of the table, comma-separated (`1,2,8`) [default: 1, 2, 4, ... and
+    /// every logical CPU].
+    #[arg(long, value_name = "LIST", allow_hyphen_values = true, value_parser = values::thread_list)]
+    pub threads: Option<values::ThreadList>,
+
+    /// Rounds a row, 1 to 100 [default: 3; 1 with --quick].
+    #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = values::rounds)]
+    pub rounds: Option<usize>,
+
+    /// Print one JSON object instead of lines (save it for --baseline).
+    #[arg(long)]
+    pub json: bool,
+
+    /// A saved `bench --json` result: every row printed beside its row, with the ratio.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<std::path::PathBuf>,
 }
 
 /// `nqueens audit`.

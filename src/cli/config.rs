@@ -40,6 +40,23 @@ pub enum Config {
     Audit(AuditConfig),
     /// `selftest`.
     Selftest(SelftestConfig),
+    /// `bench`.
+    Bench(BenchConfig),
+}
+
+/// A validated `bench` command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BenchConfig {
+    /// The short workload.
+    pub quick: bool,
+    /// The thread counts of the table; `None` for 1, 2, 4, ... and every logical CPU.
+    pub threads: Option<Vec<usize>>,
+    /// Rounds a row; `None` for the workload's.
+    pub rounds: Option<usize>,
+    /// JSON output.
+    pub json: bool,
+    /// A saved result to print beside.
+    pub baseline: Option<PathBuf>,
 }
 
 /// How much of a run an audit recounts.
@@ -122,6 +139,13 @@ impl Config {
                 open: args.open,
             }),
             Command::Audit(args) => Config::Audit(AuditConfig::from_args(args)?),
+            Command::Bench(args) => Config::Bench(BenchConfig {
+                quick: args.quick,
+                threads: args.threads.clone().map(|list| list.0),
+                rounds: args.rounds,
+                json: args.json,
+                baseline: args.baseline.clone(),
+            }),
             Command::Selftest(SelftestArgs { duration, threads }) => {
                 Config::Selftest(SelftestConfig {
                     duration: *duration,

@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod audit;
+pub mod bench;
 pub mod completions;
 pub mod config;
 pub mod count;

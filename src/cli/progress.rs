@@ -245,6 +245,41 @@ fn duration(time: Duration) -> String {
     }
 }
 
+/// The progress of `nqueens bench`: a bar of its steps (each yardstick, each round of each
+/// row) and what runs now, on a terminal only; nothing when stderr is not one, so that a
+/// piped or redirected run prints its result alone.
+pub struct StepBar(ProgressBar);
+
+impl StepBar {
+    /// A bar of `steps` steps, hidden unless stderr is a terminal.
+    pub fn new(steps: u64) -> StepBar {
+        if !std::io::stderr().is_terminal() {
+            return StepBar(ProgressBar::hidden());
+        }
+        let bar = ProgressBar::new(steps);
+        if let Ok(style) = ProgressStyle::with_template("bench [{bar:30}] {pos}/{len} {msg}") {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        BAR_ON_SCREEN.store(true, Ordering::Relaxed);
+        StepBar(bar)
+    }
+
+    /// Says that `what` runs now, one more step begun.
+    pub fn step(&self, what: &str) {
+        if STOPPED.load(Ordering::SeqCst) {
+            return;
+        }
+        self.0.set_message(what.to_string());
+        self.0.inc(1);
+    }
+
+    /// Removes the bar from the terminal.
+    pub fn finish(&self) {
+        self.0.finish_and_clear();
+        BAR_ON_SCREEN.store(false, Ordering::Relaxed);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -92,6 +92,28 @@ pub fn task_count(text: &str) -> Result<u64, String> {
     whole(text, 1, u64::MAX, "task count")
 }
 
+/// Thread counts, comma-separated (`1,2,8`), each 1 to [`nqueens::MAX_THREADS`]: in rising
+/// order, each once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreadList(pub Vec<usize>);
+
+/// A [`ThreadList`].
+pub fn thread_list(text: &str) -> Result<ThreadList, String> {
+    not_a_flag(text)?;
+    let mut list = text
+        .split(',')
+        .map(threads)
+        .collect::<Result<Vec<usize>, String>>()?;
+    list.sort_unstable();
+    list.dedup();
+    Ok(ThreadList(list))
+}
+
+/// Rounds of a benchmark's row: 1 to 100.
+pub fn rounds(text: &str) -> Result<usize, String> {
+    whole(text, 1, 100, "round count").map(|r| r as usize)
+}
+
 /// An audit's seed: 0 to 2^64 - 1.
 pub fn seed(text: &str) -> Result<u64, String> {
     whole(text, 0, u64::MAX, "seed")

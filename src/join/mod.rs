@@ -50,6 +50,7 @@ pub(crate) use count::{index::Index, squeeze::Gather, unit::Pairs, walk::Pairing
 pub(crate) use sampler::splitmix;
 
 #[doc(hidden)]
+pub use count::simd::instruction_set;
 pub use count::traffic::Traffic;
 pub use plan::memory::table_bytes;
 pub use plan::memory::{

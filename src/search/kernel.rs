@@ -17,6 +17,16 @@
 
 use crate::search::finish::{self, FINISH_ROWS};
 
+/// The build of the hot loop this processor runs: `bmi2` (the second build) or `portable`
+/// (what `nqueens bench` reports beside its figures).
+pub fn instruction_set() -> &'static str {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::has_bmi() {
+        return "bmi2";
+    }
+    "portable"
+}
+
 /// A partial placement to complete: what the next row sees.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Subboard {

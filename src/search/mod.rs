@@ -7,6 +7,7 @@
 //! ([`finish`]). A count's estimate times parts of its tasks ([`sample`]: a random walk
 //! down to a subtree small enough to time, scaled). [`restricted`] is the search with each
 //! row's queen kept to given columns: the join's tasks counted another way, for checks.
+//! [`textbook`] is the classic counter the engines are measured against, not an engine.
 //!
 //! It may use the crate's base (`error`, `known`, `limits`, `cpu`) and nothing else.
 
@@ -16,3 +17,4 @@ pub(crate) mod kernel;
 pub(crate) mod restricted;
 pub(crate) mod sample;
 pub(crate) mod split;
+pub mod textbook;

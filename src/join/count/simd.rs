@@ -52,6 +52,12 @@ enum Isa {
     Avx512(Bmi2),
 }
 
+/// The instruction set the join engine's hot loop runs on this processor: `avx512`, `avx2`
+/// or `portable` (what `nqueens bench` reports beside its figures).
+pub fn instruction_set() -> &'static str {
+    Build::best().name()
+}
+
 impl Build {
     /// Every build this processor runs, the fastest first (the portable one last).
     pub(in crate::join) fn all() -> Vec<Build> {
@@ -78,7 +84,6 @@ impl Build {
     }
 
     /// The build's name, for tests and messages.
-    #[cfg(test)]
     pub(in crate::join) fn name(self) -> &'static str {
         match self.0 {
             Isa::Portable => "portable",

@@ -1,0 +1,188 @@
+//! `nqueens bench` from its configuration to its exit code: the yardsticks, the rows on each
+//! thread count, the score and the warnings, printed as asked. A count that is not the known
+//! value ends it with exit 1; a baseline it cannot compare with, before anything runs, with 2.
+
+use super::machine::Machine;
+use super::report::{self, FORMAT, Report, Score};
+use super::rows::{self, Row};
+use super::workload::{Workload, default_threads};
+use super::yardstick::{self, Yardsticks};
+use crate::cli::config::BenchConfig;
+use crate::cli::exit::ExitCode;
+use crate::cli::progress::StepBar;
+use crate::cli::stderr::say;
+use anyhow::Result;
+
+/// Set (to anything), the first count of the first row is one too many: how the tests check
+/// that a wrong count ends the benchmark with exit 1 (it changes nothing else).
+const FAULT_VARIABLE: &str = "NQUEENS_BENCH_FAULT";
+
+/// The engines the rows time, in their order.
+const ENGINES: [&str; 2] = ["join", "search"];
+
+/// Runs a validated `bench` command; returns the exit code.
+pub fn run(config: &BenchConfig) -> Result<ExitCode> {
+    let workload = Workload::new(config.quick);
+    let baseline = match config.baseline.as_deref() {
+        Some(path) => match report::read_baseline(path, &workload) {
+            Ok(baseline) => Some(baseline),
+            Err(e) => {
+                say!("error: {e}");
+                return Ok(ExitCode::Usage);
+            }
+        },
+        None => None,
+    };
+    let machine = Machine::this();
+    let threads = (config.threads.clone()).unwrap_or_else(|| default_threads(machine.logical_cpus));
+    let rounds = config.rounds.unwrap_or(if config.quick { 1 } else { 3 });
+    let bar = StepBar::new(2 + (ENGINES.len() * threads.len() * rounds) as u64);
+    let measured = measure(&workload, &threads, rounds, &bar);
+    bar.finish();
+    let (before, after, mut rows) = match measured {
+        Ok(measured) => measured,
+        Err(wrong) => {
+            say!("error: {wrong}");
+            return Ok(ExitCode::Failure);
+        }
+    };
+    rows::derive(&mut rows);
+    let report = Report {
+        format: FORMAT.to_string(),
+        version: env!("CARGO_PKG_VERSION").to_string(),
+        features: features(),
+        score: score(&rows, &workload, &before, &after),
+        warnings: warnings(&rows, &before, &after, &threads, &machine),
+        machine,
+        workload,
+        rounds,
+        yardsticks_before: before,
+        yardsticks_after: after,
+        rows,
+    };
+    let mut out = crate::cli::output::stdout();
+    if config.json {
+        report::json(&mut out, &report)?;
+    } else {
+        report::text(&mut out, &report, baseline.as_ref())?;
+    }
+    std::io::Write::flush(&mut out)?;
+    Ok(ExitCode::Success)
+}
+
+/// The yardsticks before, the rows, the yardsticks after; or what was counted wrong.
+fn measure(
+    workload: &Workload,
+    threads: &[usize],
+    rounds: usize,
+    bar: &StepBar,
+) -> Result<(Yardsticks, Yardsticks, Vec<Row>), String> {
+    bar.step("the yardsticks");
+    let (before, sum) = yardstick::time(workload.textbook_n, workload.cache_steps, None)?;
+    let mut rows = Vec::new();
+    for engine in ENGINES {
+        let n = match engine {
+            "join" => workload.join_n,
+            _ => workload.search_n,
+        };
+        for &t in threads {
+            let step = |round: usize| {
+                let boards = if t == 1 {
+                    "1 board".into()
+                } else {
+                    format!("{t} boards at once")
+                };
+                bar.step(&format!(
+                    "{engine}, n = {n}, {boards}, round {} of {rounds}",
+                    round + 1
+                ));
+            };
+            let timing = rows::Timing {
+                engine,
+                n,
+                threads: t,
+                rounds,
+                fault: std::env::var_os(FAULT_VARIABLE).is_some() && rows.is_empty(),
+            };
+            rows.push(rows::time(&timing, &step)?);
+        }
+    }
+    bar.step("the yardsticks again");
+    let (after, _) = yardstick::time(workload.textbook_n, workload.cache_steps, Some(sum))?;
+    Ok((before, after, rows))
+}
+
+/// The join engine's row on the most threads, in solutions a second and in textbook counters.
+fn score(
+    rows: &[Row],
+    workload: &Workload,
+    before: &Yardsticks,
+    after: &Yardsticks,
+) -> Option<Score> {
+    let row = rows
+        .iter()
+        .filter(|r| r.engine == "join")
+        .max_by_key(|r| r.threads)?;
+    let textbook = nqueens::known::total(workload.textbook_n)? as f64
+        / ((before.textbook_seconds + after.textbook_seconds) / 2.0);
+    Some(Score {
+        threads: row.threads,
+        solutions_per_second: row.solutions_per_second,
+        textbook_counters: row.solutions_per_second / textbook,
+    })
+}
+
+/// What makes the figures doubtful: rounds that spread, yardsticks that moved, more threads
+/// than the machine has.
+fn warnings(
+    rows: &[Row],
+    before: &Yardsticks,
+    after: &Yardsticks,
+    threads: &[usize],
+    machine: &Machine,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
+    let noisy: Vec<String> = rows
+        .iter()
+        .filter(|row| rows::noisy(row))
+        .map(|row| format!("{} on {}", row.engine, row.threads))
+        .collect();
+    if !noisy.is_empty() {
+        warnings.push(format!(
+            "the rounds of {} spread by more than 10 % of their median: the machine was busy \
+             (or changed its clock); the figures are noisy",
+            noisy.join(", ")
+        ));
+    }
+    let moved = |a: f64, b: f64| (a - b).abs() > 0.05 * a.min(b);
+    if moved(before.textbook_seconds, after.textbook_seconds)
+        || moved(before.cache_ns_per_step, after.cache_ns_per_step)
+    {
+        warnings.push(
+            "the yardsticks moved by more than 5 % between the start and the end: the machine's \
+             pace changed during the run"
+                .into(),
+        );
+    }
+    if threads.iter().any(|&t| t > machine.logical_cpus) {
+        warnings.push(format!(
+            "more threads than the {} logical CPUs this process may use: those rows share cores",
+            machine.logical_cpus
+        ));
+    }
+    warnings
+}
+
+/// The build's features.
+fn features() -> Vec<String> {
+    let all = [
+        ("cli", cfg!(feature = "cli")),
+        ("mimalloc", cfg!(feature = "mimalloc")),
+        ("gpu", cfg!(feature = "gpu")),
+        ("mpi", cfg!(feature = "mpi")),
+    ];
+    all.iter()
+        .filter(|(_, on)| *on)
+        .map(|(name, _)| name.to_string())
+        .collect()
+}
