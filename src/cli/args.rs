@@ -108,6 +108,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "R", allow_negative_numbers = true, value_parser = values::rounds)]
     pub rounds: Option<usize>,
 
+    /// Time the two yardsticks alone, once (a few seconds): what scripts divide their own
+    /// timings by.
+    #[arg(long, conflicts_with_all = ["threads", "rounds", "baseline"])]
+    pub yardsticks: bool,
+
     /// Print one JSON object instead of lines (save it for --baseline).
     #[arg(long)]
     pub json: bool,

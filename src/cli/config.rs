@@ -53,6 +53,8 @@ pub struct BenchConfig {
     pub threads: Option<Vec<usize>>,
     /// Rounds a row; `None` for the workload's.
     pub rounds: Option<usize>,
+    /// The yardsticks alone.
+    pub yardsticks: bool,
     /// JSON output.
     pub json: bool,
     /// A saved result to print beside.
@@ -143,6 +145,7 @@ impl Config {
                 quick: args.quick,
                 threads: args.threads.clone().map(|list| list.0),
                 rounds: args.rounds,
+                yardsticks: args.yardsticks,
                 json: args.json,
                 baseline: args.baseline.clone(),
             }),

@@ -39,6 +39,15 @@ impl Machine {
     }
 }
 
+/// The memory free for new work now (`MemAvailable`), in bytes, where Linux says.
+pub fn available_memory() -> Option<u64> {
+    let meminfo = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let kib = field(&meminfo, "MemAvailable")?
+        .trim_end_matches("kB")
+        .trim();
+    Some(kib.parse::<u64>().ok()? * 1024)
+}
+
 /// The value of the first `name: value` line of a `/proc` file.
 fn field<'t>(text: &'t str, name: &str) -> Option<&'t str> {
     text.lines().find_map(|line| {

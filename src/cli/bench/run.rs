@@ -12,6 +12,7 @@ use crate::cli::exit::ExitCode;
 use crate::cli::progress::StepBar;
 use crate::cli::stderr::say;
 use anyhow::Result;
+use std::io::Write;
 
 /// Set (to anything), the first count of the first row is one too many: how the tests check
 /// that a wrong count ends the benchmark with exit 1 (it changes nothing else).
@@ -23,6 +24,9 @@ const ENGINES: [&str; 2] = ["join", "search"];
 /// Runs a validated `bench` command; returns the exit code.
 pub fn run(config: &BenchConfig) -> Result<ExitCode> {
     let workload = Workload::new(config.quick);
+    if config.yardsticks {
+        return yardsticks_alone(config, &workload);
+    }
     let baseline = match config.baseline.as_deref() {
         Some(path) => match report::read_baseline(path, &workload) {
             Ok(baseline) => Some(baseline),
@@ -36,6 +40,10 @@ pub fn run(config: &BenchConfig) -> Result<ExitCode> {
     let machine = Machine::this();
     let threads = (config.threads.clone()).unwrap_or_else(|| default_threads(machine.logical_cpus));
     let rounds = config.rounds.unwrap_or(if config.quick { 1 } else { 3 });
+    if let Err(e) = fits_in_memory(&threads) {
+        say!("error: {e}");
+        return Ok(ExitCode::Usage);
+    }
     let bar = StepBar::new(2 + (ENGINES.len() * threads.len() * rounds) as u64);
     let measured = measure(&workload, &threads, rounds, &bar);
     bar.finish();
@@ -66,8 +74,58 @@ pub fn run(config: &BenchConfig) -> Result<ExitCode> {
     } else {
         report::text(&mut out, &report, baseline.as_ref())?;
     }
-    std::io::Write::flush(&mut out)?;
+    out.flush()?;
     Ok(ExitCode::Success)
+}
+
+/// `--yardsticks`: the two yardsticks timed once, as a line or a JSON object (`workload`,
+/// `yardsticks`).
+fn yardsticks_alone(config: &BenchConfig, workload: &Workload) -> Result<ExitCode> {
+    let (yardsticks, _) = match yardstick::time(workload.textbook_n, workload.cache_steps, None) {
+        Ok(timed) => timed,
+        Err(wrong) => {
+            say!("error: {wrong}");
+            return Ok(ExitCode::Failure);
+        }
+    };
+    let mut out = crate::cli::output::stdout();
+    if config.json {
+        let object = serde_json::json!({
+            "format": FORMAT,
+            "version": env!("CARGO_PKG_VERSION"),
+            "workload": workload,
+            "yardsticks": yardsticks,
+        });
+        writeln!(out, "{object}")?;
+    } else {
+        writeln!(
+            out,
+            "textbook counter n = {}: {:.3} s; cache walk: {:.3} ns a step",
+            workload.textbook_n, yardsticks.textbook_seconds, yardsticks.cache_ns_per_step
+        )?;
+    }
+    out.flush()?;
+    Ok(ExitCode::Success)
+}
+
+/// What one board counting at once takes, at most, with either workload's boards: about
+/// 25 MB measured for the join engine's n = 17 (22 MB at n = 16), with room.
+const BOARD_BYTES: u64 = 32 << 20;
+
+/// Refuses thread counts whose boards, one a thread at once, would not fit in the memory
+/// free now: `--threads 1024` on a small machine would be killed for memory, not measured.
+fn fits_in_memory(threads: &[usize]) -> Result<(), String> {
+    let most = threads.iter().copied().max().unwrap_or(1);
+    let needed = most as u64 * BOARD_BYTES;
+    match super::machine::available_memory() {
+        Some(free) if needed > free => Err(format!(
+            "--threads {most}: {most} boards counted at once take about {} MiB, more than the \
+             {} MiB free now; give fewer threads",
+            needed >> 20,
+            free >> 20
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The yardsticks before, the rows, the yardsticks after; or what was counted wrong.
