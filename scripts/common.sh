@@ -1,4 +1,4 @@
-# shellcheck shell=bash disable=SC2154 # $root and $runs are the calling script's
+# shellcheck shell=bash disable=SC2154 # $root is the calling script's
 # What the scripts share, sourced by each before it reads its options: the answer to an
 # option it does not know (--help among them), the checks of their arguments, the build of the
 # release binaries and where cargo put them, one timing, a field of a JSON line, a CSV line,
@@ -211,27 +211,6 @@ build_release() {
   target=$(cd "$root" && cargo metadata --format-version 1 --no-deps |
     sed -n 's/.*"target_directory":"\([^"]*\)".*/\1/p')
   release=${target:-${CARGO_TARGET_DIR:-$root/target}}/release
-}
-
-# The median seconds of $runs runs of the command given as arguments (hyperfine's, with one
-# warm-up run, when it is installed). Its temporary file is in the scratch folder, made first.
-measure() {
-  if command -v hyperfine >/dev/null; then
-    local out
-    out=$(mktemp "${scratch:?measure needs need_scratch first}/hyperfine.XXXXXX")
-    hyperfine -N --style none --warmup 1 --runs "$runs" --export-csv "$out" -- "$*" >/dev/null 2>&1
-    awk -F, 'NR == 2 { print $4 }' "$out"
-    rm -f "$out"
-  else
-    local times=() start end
-    for _ in $(seq "$runs"); do
-      start=$(date +%s.%N)
-      "$@" >/dev/null
-      end=$(date +%s.%N)
-      times+=("$(awk -v a="$start" -v b="$end" 'BEGIN { print b - a }')")
-    done
-    printf '%s\n' "${times[@]}" | sort -g | awk '{ t[NR] = $1 } END { print t[int((NR + 1) / 2)] }'
-  fi
 }
 
 # The seconds one run of the command given as arguments takes (its output thrown away).

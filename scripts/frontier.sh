@@ -2,8 +2,11 @@
 # Makes the benchmark tables: full counts where they take a few minutes at most, `--estimate`
 # of the sizes beyond, each figure in core-seconds, core-ns per solution and yardsticks (the
 # textbook counter's time at n = 16, timed before, between and after them on this machine);
-# every count checked against the known values. Writes a Markdown table headed by what a
-# reader needs to compare it (date, version and commit, processor and cores, the yardstick's
+# every count checked against the known values. The cache yardstick of `nqueens bench
+# --yardsticks` (a walk of a 1 MiB table, ns a step) is timed at the same three moments: it
+# follows the caches, which the join engine reads and a machine's neighbours share, as the
+# textbook counter follows the processor's pace. Writes a Markdown table headed by what a
+# reader needs to compare it (date, version and commit, processor and cores, both yardsticks'
 # times, the command), a CSV, and an SVG chart of core-ns per solution against n with a line
 # for this run and for each CSV given with -a (other builds or machines); and pastes the table
 # into the pages of the project that show it.
@@ -13,9 +16,12 @@ usage() {
   cat <<'EOF'
 usage: scripts/frontier.sh [-c SIZES] [-e SIZES] [-j T] [-l LABEL] [-y YARDSTICK] [-a CSV]... [-o PREFIX] [-h]
 
-Counts and estimates the sizes asked, beside the textbook yardstick, and writes PREFIX.md (a
-Markdown table with its header), PREFIX.csv and PREFIX.svg (core-ns per solution against n);
-pastes the table into README.md and docs/*.md where they mark it (<!-- frontier: PREFIX.md -->).
+Counts and estimates the sizes asked, beside the textbook yardstick and the cache yardstick
+(`nqueens bench --yardsticks`: ns a step of a walk of a 1 MiB table), each timed before,
+between and after, and writes PREFIX.md (a Markdown table with its header, both yardsticks'
+times in it), PREFIX.csv (the cache's median in its column cache_ns_per_step) and PREFIX.svg
+(core-ns per solution against n); pastes the table into README.md and docs/*.md where they
+mark it (<!-- frontier: PREFIX.md -->).
 
   -c SIZES      full counts, checked against the known values (default "16 17 18 19 20";
                 "" for none)
@@ -118,15 +124,34 @@ version=$("$bin" --version | awk '{ print $2 }')
 commit=$(commit_of)
 date=$(date -u +%Y-%m-%d)
 
-# The yardstick's time at n = 16, three times in a row: its median joins the list.
+# The median of three figures (the arguments).
+median_of() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+
+# How far the largest of the figures given lies above the smallest, in whole %.
+spread_of() {
+  printf '%s\n' "$@" | sort -g | awk '{ t[NR] = $1 } END { printf "%.0f", (t[NR] / t[1] - 1) * 100 }'
+}
+
+# The yardsticks at one moment: the textbook yardstick's time at n = 16, three times in a row
+# (their median joins `yardsticks`), then the cache yardstick, `nqueens bench --yardsticks`'s
+# walk of a 1 MiB table (its ns a step joins `caches`).
 yardsticks=()
+caches=()
+bench= # set by capture
 time_yardstick() {
-  local t=() seconds
+  local t=() seconds cache
   for _ in 1 2 3; do
     capture seconds seconds_of "$yardstick_bin" 16
     t+=("$seconds")
   done
-  yardsticks+=("$(printf '%s\n' "${t[@]}" | sort -g | sed -n 2p)")
+  yardsticks+=("$(median_of "${t[@]}")")
+  capture bench "$bin" bench --yardsticks --json
+  cache=$(field cache_ns_per_step "$bench")
+  if ! [[ $cache =~ ^[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$ ]]; then
+    echo "frontier.sh: nqueens bench --yardsticks --json gave no cache_ns_per_step: $bench" >&2
+    exit 1
+  fi
+  caches+=("$(awk -v c="$cache" 'BEGIN { printf "%.4g", c }')")
 }
 
 # Q(28) is not known: a figure per solution there takes Q(27) times the ratio Q(27)/Q(26)
@@ -165,18 +190,20 @@ for n in $estimates; do
 done
 time_yardstick
 
-median=$(printf '%s\n' "${yardsticks[@]}" | sort -g | sed -n 2p)
-spread=$(printf '%s\n' "${yardsticks[@]}" | sort -g | awk '{ t[NR] = $1 } END { printf "%.0f", (t[NR] / t[1] - 1) * 100 }')
+median=$(median_of "${yardsticks[@]}")
+spread=$(spread_of "${yardsticks[@]}")
+cache_median=$(median_of "${caches[@]}")
+cache_spread=$(spread_of "${caches[@]}")
 
 csv=$prefix.csv
-echo "label,date,version,commit,cpu,cores,threads,yardstick_seconds,n,kind,solutions,core_seconds,error,seconds,engine,peak_memory_bytes,core_ns_per_solution,yardsticks" >"$csv"
+echo "label,date,version,commit,cpu,cores,threads,yardstick_seconds,cache_ns_per_step,n,kind,solutions,core_seconds,error,seconds,engine,peak_memory_bytes,core_ns_per_solution,yardsticks" >"$csv"
 table=()
 for row in "${rows[@]}"; do
   IFS=, read -r n kind solutions core error seconds engine peak <<<"$row"
   per=$(awk -v c="$core" -v s="$solutions" 'BEGIN { if (s > 0) printf "%.4g", c * 1e9 / s; else printf "" }')
   units=$(awk -v c="$core" -v y="$median" 'BEGIN { printf "%.4g", c / y }')
-  csv_line "$label" "$date" "$version" "$commit" "$cpu" "$cores" "$threads" "$median" "$n" "$kind" \
-    "$solutions" "$core" "$error" "$seconds" "$engine" "$peak" "$per" "$units" >>"$csv"
+  csv_line "$label" "$date" "$version" "$commit" "$cpu" "$cores" "$threads" "$median" "$cache_median" "$n" \
+    "$kind" "$solutions" "$core" "$error" "$seconds" "$engine" "$peak" "$per" "$units" >>"$csv"
   figure=$(awk -v c="$core" -v e="$error" 'BEGIN {
     if (c >= 1e5) { m = sprintf("%.3e", c); sub(/e\+0?/, " × 10^", m) } else m = sprintf("%.4g", c)
     if (e > 0) printf "%s (± %.1f %%)", m, e * 100; else printf "%s", m }')
@@ -191,6 +218,7 @@ md=$prefix.md
   echo "<!-- made by scripts/frontier.sh; run it again rather than edit -->"
   echo "**$label** · $date · nqueens $version ($commit) · $cpu, $(plural "$cores" core), $(plural "$threads" thread) ·"
   echo "yardstick $yardstick_name at n = 16: $(printf '%s s, ' "${yardsticks[@]}" | sed 's/, $//') (before, between, after; spread $spread %) ·"
+  echo "cache yardstick \`nqueens bench --yardsticks\` (a walk of a 1 MiB table, one thread): $(printf '%s, ' "${caches[@]}" | sed 's/, $//') ns a step (before, between, after; spread $cache_spread %) ·"
   echo "\`$invocation\`"
   echo
   echo "| n | how | core-seconds | core-hours | core-ns per solution | yardsticks |"

@@ -1,6 +1,6 @@
 //! The documents name only files and folders that exist: every path of the project's own
 //! tree that README.md, the pages of docs/, ARCHITECTURE.md, Cargo.toml or a comment in the
-//! sources, benchmarks, examples and scripts names (`src/search/full.rs`, `src/join/`, `scripts/bench.sh`), and
+//! sources, benchmarks, examples and scripts names (`src/search/full.rs`, `src/join/`, `scripts/frontier.sh`), and
 //! every file ARCHITECTURE.md's tables name by its place in a folder (`kernel.rs`,
 //! `parse/input.rs`). A file that moves takes its mentions with it.
 //!
@@ -121,10 +121,10 @@ fn documents() -> Vec<(String, String)> {
 #[test]
 fn paths_are_read_as_files_and_folders_that_start_a_word() {
     let text = "See src/search/full.rs. The folder src/join/, not my_src/x.rs, \
-                https://x.org/examples/a.rs or src/ alone; (scripts/bench.sh) and benches/*.";
+                https://x.org/examples/a.rs or src/ alone; (scripts/frontier.sh) and benches/*.";
     assert_eq!(
         named_paths(text),
-        ["src/search/full.rs", "src/join/", "scripts/bench.sh"]
+        ["src/search/full.rs", "src/join/", "scripts/frontier.sh"]
     );
     let table =
         "| `kernel.rs` the loop, `parse/input.rs`, `serve/assets/`, `Error::Gpu`, `.git/` |";

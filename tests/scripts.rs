@@ -30,10 +30,6 @@ fn scripts_with_bad_options_are_refused() {
     refused("compare.sh", &["-j", "0"], "invalid thread count '0'");
     refused("compare.sh", &["-n"], "-n needs a value");
     refused("compare.sh", &["stray"], "unexpected argument 'stray'");
-    refused("bench.sh", &["-n", "12 x"], "invalid board size 'x'");
-    refused("bench.sh", &["-n", "40"], "invalid board size '40'");
-    refused("bench.sh", &["-r", "0"], "invalid run count '0'");
-    refused("bench.sh", &["-j", "1 two"], "invalid thread count 'two'");
 }
 
 #[test]
@@ -62,11 +58,6 @@ fn memory_sensitivity_sh_checks_its_arguments_before_building() {
 }
 
 #[test]
-fn bench_sh_names_an_unknown_engine() {
-    refused("bench.sh", &["-e", "join foo"], "unknown engine 'foo'");
-}
-
-#[test]
 fn slurm_array_sh_without_a_board_size_is_refused() {
     let output = script("slurm-array.sh", &["x"]);
     assert_eq!(output.status.code(), Some(2));
@@ -77,7 +68,6 @@ fn slurm_array_sh_without_a_board_size_is_refused() {
 fn scripts_help_prints_the_usage_and_exits_0() {
     for name in [
         "compare.sh",
-        "bench.sh",
         "slurm-array.sh",
         "gpu-bench.sh",
         "frontier.sh",
@@ -160,23 +150,23 @@ fn compare_builds_sh_checks_its_arguments_before_building() {
 #[test]
 #[should_panic(expected = "bash cannot start")]
 fn a_missing_bash_fails_the_script_tests_not_passes_them() {
-    script_in("bench.sh", &["-h"], &mut Command::new("/no/such/bash"));
+    script_in("compare.sh", &["-h"], &mut Command::new("/no/such/bash"));
 }
 
-/// Regression: `bench.sh -o missing/x.csv` failed only when it wrote the CSV, after its build
-/// and its timings (minutes). A file that cannot be written is refused before anything is
-/// built, in every script that writes one.
+/// Regression: `bench.sh -o missing/x.csv` (the script `nqueens bench` replaced) failed only
+/// when it wrote the CSV, after its build and its timings (minutes). A file that cannot be
+/// written is refused before anything is built, in every script that writes one.
 #[test]
 fn an_output_file_that_cannot_be_written_is_refused_before_building() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("missing/x.csv");
     let missing = missing.to_str().unwrap();
     let here = dir.path().to_str().unwrap();
-    for (name, option) in [("bench.sh", "-o"), ("bench.sh", "-s"), ("compare.sh", "-o")] {
-        refused(name, &[option, missing], "no directory");
-        refused(name, &[option, here], "a directory, not a file");
-        refused(name, &[option, ""], &format!("{option} needs a file name"));
-    }
+    refused("compare.sh", &["-o", missing], "no directory");
+    refused("compare.sh", &["-o", here], "a directory, not a file");
+    refused("compare.sh", &["-o", ""], "-o needs a file name");
+    // frontier.sh's -o is a prefix: PREFIX.md, PREFIX.csv and PREFIX.svg.
+    refused("frontier.sh", &["-o", missing], "no directory");
 }
 
 /// The pages call the scripts directly (`scripts/frontier.sh`, `scripts/compare-builds.sh`):
@@ -192,7 +182,7 @@ fn frontier_sh_and_compare_builds_sh_were_not_executable() {
         .filter(|name| name.ends_with(".sh") && name != "common.sh")
         .collect();
     names.sort();
-    assert!(names.len() >= 7, "{names:?}");
+    assert!(names.len() >= 6, "{names:?}");
     for name in names {
         let path = format!("{dir}/{name}");
         let mode = std::fs::metadata(&path).unwrap().permissions().mode();
@@ -208,8 +198,7 @@ fn frontier_sh_and_compare_builds_sh_were_not_executable() {
 }
 
 /// Every script, for `scripts_answered_help_with_unknown_option`.
-const SCRIPTS: [&str; 7] = [
-    "bench.sh",
+const SCRIPTS: [&str; 6] = [
     "compare.sh",
     "compare-builds.sh",
     "frontier.sh",

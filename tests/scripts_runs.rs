@@ -255,21 +255,45 @@ fn csv_records(text: &str) -> Vec<Vec<String>> {
     records
 }
 
-/// Regression: `frontier.sh -l 'the "fast", box'` wrote a CSV line that no reader could split
-/// (the label put in quotes as it was, its own quotes and comma kept). Its fields are quoted as
-/// RFC 4180 says; a label of two lines is refused. The binaries: nqueens as built, the
-/// yardstick and the chart faked (NQUEENS_RELEASE).
-#[test]
-fn frontier_sh_csv_broke_on_a_label_with_quotes() {
-    let Some(bin) = nqueens() else { return };
-    let dir = tempfile::tempdir().unwrap();
-    let release = dir.path().join("release");
+/// A folder for `frontier.sh`'s NQUEENS_RELEASE in `dir`: the textbook yardstick and the chart
+/// faked; `nqueens` the binary `bin` as built, but for `bench --yardsticks --json`, which
+/// answers the JSON line of `nqueens bench` with the cache yardstick's ns a step `caches[i]`
+/// at its i-th call (the last one past them), and writes a line to `dir/bench.calls` a call.
+fn frontier_release(dir: &Path, bin: &str, caches: [&str; 3]) -> PathBuf {
+    let release = dir.join("release");
     fake(&release.join("examples/textbook"), "echo 14772512");
     fake(
         &release.join("examples/frontier_chart"),
         "echo '<svg/>' > \"$1\"",
     );
-    std::os::unix::fs::symlink(bin, release.join("nqueens")).unwrap();
+    let calls = dir.join("bench.calls");
+    let [first, second, third] = caches;
+    fake(
+        &release.join("nqueens"),
+        &format!(
+            r#"if [ "$1" = bench ]; then
+  [ "$*" = "bench --yardsticks --json" ] || {{ echo "fake: not a yardsticks call: $*" >&2; exit 9; }}
+  echo call >> '{calls}'
+  case $(wc -l < '{calls}') in 1) c='{first}' ;; 2) c='{second}' ;; *) c='{third}' ;; esac
+  echo '{{"format":"nqueens-bench 1","version":"0.10.0","workload":{{"cache_steps":268435456,"join_n":17,"quick":false,"search_n":16,"textbook_n":15}},"yardsticks":{{"cache_ns_per_step":'"$c"',"textbook_seconds":0.98}}}}'
+  exit 0
+fi
+exec '{bin}' "$@""#,
+            calls = calls.display(),
+        ),
+    );
+    release
+}
+
+/// Regression: `frontier.sh -l 'the "fast", box'` wrote a CSV line that no reader could split
+/// (the label put in quotes as it was, its own quotes and comma kept). Its fields are quoted as
+/// RFC 4180 says; a label of two lines is refused. The binaries: nqueens as built (its cache
+/// yardstick faked), the yardstick and the chart faked (NQUEENS_RELEASE).
+#[test]
+fn frontier_sh_csv_broke_on_a_label_with_quotes() {
+    let Some(bin) = nqueens() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let release = frontier_release(dir.path(), bin, ["3.25", "3.5", "3.75"]);
     let prefix = dir.path().join("out");
     let label = "the \"fast\", box";
     let output = script_with(
@@ -308,6 +332,90 @@ fn frontier_sh_csv_broke_on_a_label_with_quotes() {
     let md = std::fs::read_to_string(prefix.with_extension("md")).unwrap();
     assert!(md.contains("1 thread ·"), "{md}");
     refused("frontier.sh", &["-l", "two\nlines"], "a label of one line");
+}
+
+/// The issue: "measure a second yardstick of fixed code for the caches (bench and frontier.sh
+/// both), show both". `frontier.sh` runs `nqueens bench --yardsticks --json` before, between
+/// and after its counts, as it times the textbook yardstick, and shows its ns a step: all three
+/// and their spread in the table's header (the textbook yardstick's line kept as it was), the
+/// median in the CSV's column `cache_ns_per_step`. A bench line without the figure stops it,
+/// exit 1, saying so.
+#[test]
+fn frontier_sh_shows_the_cache_yardstick_beside_the_textbook() {
+    let Some(bin) = nqueens() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let release = frontier_release(dir.path(), bin, ["3.25", "3.5", "3.75"]);
+    let prefix = dir.path().join("out");
+    let args = [
+        "-c",
+        "5",
+        "-e",
+        "6",
+        "-j",
+        "1",
+        "-o",
+        prefix.to_str().unwrap(),
+    ];
+    let output = script_with("frontier.sh", &args, &[("NQUEENS_RELEASE", &release)]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let calls = std::fs::read_to_string(dir.path().join("bench.calls")).unwrap();
+    assert_eq!(calls.lines().count(), 3, "before, between, after");
+    let md = std::fs::read_to_string(prefix.with_extension("md")).unwrap();
+    let header: Vec<&str> = md.lines().take(4).collect();
+    assert!(
+        header[2].starts_with(
+            "yardstick examples/textbook.rs (the classic bitmask counter, one thread) at n = 16: "
+        ),
+        "{md}"
+    );
+    assert_eq!(
+        header[3],
+        "cache yardstick `nqueens bench --yardsticks` (a walk of a 1 MiB table, one thread): \
+         3.25, 3.5, 3.75 ns a step (before, between, after; spread 15 %) ·",
+        "{md}"
+    );
+    assert_eq!(
+        text(&output.stdout).lines().nth(3),
+        Some(header[3]),
+        "printed"
+    );
+    let csv = std::fs::read_to_string(prefix.with_extension("csv")).unwrap();
+    let records = csv_records(&csv);
+    assert_eq!(records.len(), 3, "{csv}");
+    let column = |name: &str| records[0].iter().position(|h| h == name).unwrap();
+    let (cache, yardstick, kind) = (
+        column("cache_ns_per_step"),
+        column("yardstick_seconds"),
+        column("kind"),
+    );
+    for (record, how) in records[1..].iter().zip(["count", "estimate"]) {
+        assert_eq!(record.len(), records[0].len(), "{csv}");
+        assert_eq!(record[kind], how, "{csv}");
+        assert_eq!(record[cache], "3.5", "the median: {csv}");
+        assert!(record[yardstick].parse::<f64>().is_ok(), "{csv}");
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let release = frontier_release(dir.path(), bin, ["3.25", "oops", "3.75"]);
+    let prefix = dir.path().join("out");
+    let args = [
+        "-c",
+        "5",
+        "-e",
+        "6",
+        "-j",
+        "1",
+        "-o",
+        prefix.to_str().unwrap(),
+    ];
+    let output = script_with("frontier.sh", &args, &[("NQUEENS_RELEASE", &release)]);
+    let stderr = text(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("frontier.sh: nqueens bench --yardsticks --json gave no cache_ns_per_step"),
+        "{stderr}"
+    );
+    assert!(!prefix.with_extension("md").exists(), "no table");
 }
 
 /// Whether process `pid` runs: it exists and is not a zombie (one whose end its parent has not
