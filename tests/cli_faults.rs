@@ -468,3 +468,26 @@ fn ctrl_c_in_the_double_check_said_nothing_of_the_journal() {
     assert!(!locked(&journal));
     assert_whole(&journal);
 }
+
+/// The exit-code table said 130 for a count, `solve` or `verify` interrupted, and left out
+/// `audit` and `selftest`, which end the same way: a stress test stopped by Ctrl-C exits 130,
+/// as the table now says of every command but `serve`.
+#[test]
+fn an_interrupted_selftest_exits_130_as_the_table_says() {
+    let mut run = Watched::spawn(
+        Command::new(bin())
+            .args(["selftest", "--for", "1m", "-j", "1"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    let status = stop_with(&mut run, libc::SIGINT, "SIGINT");
+    assert_eq!(status.code(), Some(130));
+    let table = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let row = table.lines().find(|l| l.starts_with("| 130 |")).unwrap();
+    assert!(
+        row.contains("any command but `serve`") && row.contains("`selftest`"),
+        "{row}"
+    );
+}

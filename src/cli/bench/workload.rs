@@ -20,7 +20,7 @@ pub struct Workload {
     pub search_n: u32,
     /// The board of the textbook yardstick.
     pub textbook_n: u32,
-    /// The steps of the cache yardstick's walk.
+    /// The steps of each of the cache yardstick's walks.
     pub cache_steps: u64,
 }
 
@@ -33,7 +33,7 @@ impl Workload {
                 join_n: 16,
                 search_n: 15,
                 textbook_n: 14,
-                cache_steps: 1 << 25,
+                cache_steps: 1 << 23,
             }
         } else {
             Workload {
@@ -41,7 +41,7 @@ impl Workload {
                 join_n: 17,
                 search_n: 16,
                 textbook_n: 15,
-                cache_steps: 1 << 28,
+                cache_steps: 1 << 26,
             }
         }
     }
