@@ -36,6 +36,53 @@ fn close(a: f64, b: f64) -> bool {
 #[test]
 fn the_json_keeps_its_schema_and_its_figures_follow_from_the_rows() {
     let report = quick_json("1,2");
+    let keys = |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    assert_eq!(
+        keys(&report),
+        [
+            "features",
+            "format",
+            "machine",
+            "rounds",
+            "rows",
+            "score",
+            "version",
+            "warnings",
+            "workload",
+            "yardsticks_after",
+            "yardsticks_before"
+        ]
+    );
+    assert_eq!(
+        keys(&report["machine"]),
+        [
+            "join_build",
+            "logical_cpus",
+            "memory_bytes",
+            "model",
+            "physical_cores",
+            "search_build"
+        ]
+    );
+    assert_eq!(
+        keys(&report["rows"][0]),
+        [
+            "core_ns_per_solution",
+            "efficiency",
+            "engine",
+            "max_seconds",
+            "median_seconds",
+            "min_seconds",
+            "n",
+            "solutions_per_second",
+            "speedup",
+            "threads"
+        ]
+    );
+    assert_eq!(
+        keys(&report["score"]),
+        ["solutions_per_second", "textbook_counters", "threads"]
+    );
     assert_eq!(report["format"], "nqueens-bench 1");
     assert_eq!(report["version"], env!("CARGO_PKG_VERSION"));
     assert!(
@@ -110,13 +157,15 @@ fn the_json_keeps_its_schema_and_its_figures_follow_from_the_rows() {
     assert!(report["warnings"].is_array());
 }
 
-/// A saved result read back as the baseline: every row printed beside its own, with the
-/// ratio; the text names the machine, the yardsticks and the score.
+/// A saved result read back as the baseline: every row printed beside its own, its median
+/// and the ratio baseline/this computed from the two medians; the text names the machine,
+/// the yardsticks and the score.
 #[test]
 fn a_saved_result_is_printed_beside_the_next_as_its_baseline() {
     let dir = tempfile::tempdir().unwrap();
     let saved = dir.path().join("saved.json");
-    std::fs::write(&saved, quick_json("1").to_string()).unwrap();
+    let baseline = quick_json("1");
+    std::fs::write(&saved, baseline.to_string()).unwrap();
     let out = nqueens()
         .args(["bench", "--quick", "--threads", "1", "--baseline"])
         .arg(&saved)
@@ -129,18 +178,67 @@ fn a_saved_result_is_printed_beside_the_next_as_its_baseline() {
         "instruction sets:",
         "yardsticks",
         "score:",
-        "baseline s",
+        "baseline/this",
     ] {
         assert!(said.contains(words), "{words}: {said}");
     }
-    let rows: Vec<&str> = said
+    let rows: Vec<Vec<String>> = said
         .lines()
         .filter(|l| l.starts_with("| join") || l.starts_with("| search"))
+        .map(|l| l.split('|').map(|c| c.trim().to_string()).collect())
         .collect();
     assert_eq!(rows.len(), 2, "{said}");
     for row in rows {
-        assert!(row.trim_end().ends_with("x |"), "{row}");
+        // | engine | n | threads | median | min | max | sol/s | ns | speed-up | eff | base | ratio |
+        let theirs = baseline["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["engine"] == row[1].as_str())
+            .unwrap();
+        let saved_median = f(&theirs["median_seconds"]);
+        assert_eq!(row[11], format!("{saved_median:.3}"), "{row:?}");
+        let this: f64 = row[4].parse().unwrap();
+        let ratio: f64 = row[12].trim_end_matches('x').parse().unwrap();
+        // Both printed rounded: the ratio of the printed medians, to the rounding.
+        assert!(
+            (ratio - saved_median / this).abs() < 0.02 + 0.01 * ratio,
+            "{row:?}"
+        );
     }
+}
+
+/// `--threads` is read as a set (sorted, each once), and `--yardsticks` times the two
+/// yardsticks alone, in a format of its own that `--baseline` does not take for a result.
+#[test]
+fn threads_are_a_set_and_the_yardsticks_run_alone() {
+    let report = quick_json("2,1,2");
+    let threads: Vec<u64> = report["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["engine"] == "join")
+        .map(|r| r["threads"].as_u64().unwrap())
+        .collect();
+    assert_eq!(threads, [1, 2]);
+    let out = nqueens()
+        .args(["bench", "--quick", "--yardsticks", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let alone: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(alone["format"], "nqueens-bench-yardsticks 1");
+    assert!(f(&alone["yardsticks"]["cache_ns_per_step"]) > 0.0);
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("y.json");
+    std::fs::write(&file, &out.stdout).unwrap();
+    let out = nqueens()
+        .args(["bench", "--quick", "--baseline"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("the yardsticks alone"));
 }
 
 /// A wrong count ends the benchmark with exit 1 and says which (a benchmark that can count
@@ -178,7 +276,25 @@ fn bad_input_gets_one_line_and_exit_2() {
     let other_workload = dir.path().join("full.json");
     std::fs::write(&other_workload, full).unwrap();
     let path = |p: &std::path::Path| p.to_str().unwrap().to_string();
+    // A result with a figure that is no number above 0 (JSON's null, as a NaN is written).
+    let nulled = quick_json("1").to_string().replacen(
+        r#""median_seconds":"#,
+        r#""median_seconds":null,"x":"#,
+        1,
+    );
+    let damaged = dir.path().join("damaged.json");
+    std::fs::write(&damaged, nulled).unwrap();
     let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["--rounds".into(), "101".into()], "out of range"),
+        (
+            vec!["--threads".into(), "1,,2".into()],
+            "invalid thread count",
+        ),
+        (
+            vec!["--json".into(), "--baseline".into(), path(&damaged)],
+            "cannot be used with",
+        ),
+        (vec!["--baseline".into(), path(&damaged)], "damaged"),
         (
             vec!["--threads".into(), "0".into()],
             "thread count 0 is out of range",

@@ -117,8 +117,9 @@ pub struct BenchArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// A saved `bench --json` result: every row printed beside its row, with the ratio.
-    #[arg(long, value_name = "FILE")]
+    /// A saved `bench --json` result: every row printed beside its row, with the ratio (as
+    /// lines: not with --json).
+    #[arg(long, value_name = "FILE", conflicts_with = "json")]
     pub baseline: Option<std::path::PathBuf>,
 }
 

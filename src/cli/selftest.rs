@@ -66,9 +66,9 @@ fn quick(threads: usize) -> Result<ExitCode> {
     })
 }
 
-/// Counts `n` with `engine` on `threads` threads, against the known count; `fault` adds one
-/// (the stress test's injected fault).
-fn count_against_known(
+/// Counts `n` with `engine` on `threads` threads, against the known count: what is wrong, if
+/// anything; `fault` adds one (the injected fault of the stress test, and of `bench`).
+pub fn count_against_known(
     engine: Engine,
     n: u32,
     threads: usize,

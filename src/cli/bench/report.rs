@@ -14,6 +14,9 @@ use std::path::Path;
 /// What the JSON's `format` says: a result of another format is not compared.
 pub const FORMAT: &str = "nqueens-bench 1";
 
+/// What `bench --yardsticks --json` says it is: yardsticks alone, no rows to compare.
+pub const YARDSTICKS_FORMAT: &str = "nqueens-bench-yardsticks 1";
+
 /// A benchmark's result, as `--json` prints it and `--baseline` reads it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
@@ -69,6 +72,13 @@ pub fn read_baseline(path: &Path, workload: &Workload) -> Result<Report, String>
         })?;
     match value.get("format").and_then(|f| f.as_str()) {
         Some(FORMAT) => {}
+        Some(YARDSTICKS_FORMAT) => {
+            return Err(format!(
+                "--baseline {}: the yardsticks alone (`bench --yardsticks`), with no rows to \
+                 compare; save a `bench --json` result",
+                path.display()
+            ));
+        }
         Some(other) => {
             return Err(format!(
                 "--baseline {}: a result of another version of the benchmark's JSON ({other}; \
@@ -85,6 +95,12 @@ pub fn read_baseline(path: &Path, workload: &Workload) -> Result<Report, String>
     }
     let report: Report = serde_json::from_value(value)
         .map_err(|e| format!("--baseline {}: a damaged result ({e})", path.display()))?;
+    if !figures_are_sound(&report) {
+        return Err(format!(
+            "--baseline {}: a damaged result (a time or a rate that is not a number above 0)",
+            path.display()
+        ));
+    }
     if report.workload != *workload {
         return Err(format!(
             "--baseline {}: a result of another workload ({}); run it again with the same \
@@ -98,6 +114,30 @@ pub fn read_baseline(path: &Path, workload: &Workload) -> Result<Report, String>
         ));
     }
     Ok(report)
+}
+
+/// Whether every time and rate a result holds is a finite number above 0, as a run writes
+/// them: a ratio to anything else would print `inf` or `NaN`.
+fn figures_are_sound(report: &Report) -> bool {
+    let sound = |x: f64| x.is_finite() && x > 0.0;
+    let yardsticks = [&report.yardsticks_before, &report.yardsticks_after]
+        .iter()
+        .all(|y| sound(y.textbook_seconds) && sound(y.cache_ns_per_step));
+    let rows = report.rows.iter().all(|row| {
+        [
+            row.median_seconds,
+            row.min_seconds,
+            row.max_seconds,
+            row.solutions_per_second,
+        ]
+        .into_iter()
+        .all(sound)
+    });
+    let score = report
+        .score
+        .as_ref()
+        .is_none_or(|s| sound(s.solutions_per_second));
+    yardsticks && rows && score
 }
 
 /// Prints `report` as one JSON object.
@@ -122,7 +162,7 @@ pub fn text(
     )?;
     writeln!(
         out,
-        "machine: {}; {} logical CPUs, {} physical cores; {} of memory",
+        "machine: {}; {} logical CPUs for this process, {} physical cores in all; {} of memory",
         m.model.as_deref().unwrap_or("processor unknown"),
         m.logical_cpus,
         m.physical_cores.map_or("?".into(), |c| c.to_string()),
@@ -139,8 +179,8 @@ pub fn text(
     let (before, after) = (&report.yardsticks_before, &report.yardsticks_after);
     writeln!(
         out,
-        "yardsticks, one thread, before and after: textbook counter n = {} {:.3} s and {:.3} s; \
-         cache walk {:.3} and {:.3} ns a step",
+        "yardsticks, one thread: textbook counter (n = {}) {:.3} s before, {:.3} s after; \
+         cache walk {:.3} ns a step before, {:.3} after",
         report.workload.textbook_n,
         before.textbook_seconds,
         after.textbook_seconds,
@@ -149,20 +189,20 @@ pub fn text(
     )?;
     table(out, report, baseline)?;
     if let Some(score) = &report.score {
-        let against = baseline
-            .and_then(|b| b.score.as_ref())
-            .map(|b| {
-                format!(
-                    " (baseline {:.3e}: {:.2}x)",
-                    b.solutions_per_second,
-                    score.solutions_per_second / b.solutions_per_second
-                )
-            })
-            .unwrap_or_default();
+        // Scores compare only on as many threads: a ratio of 2 threads to 64 says nothing.
+        let against = match baseline.and_then(|b| b.score.as_ref()) {
+            Some(b) if b.threads == score.threads => format!(
+                " (baseline {:.3e}: {:.2}x)",
+                b.solutions_per_second,
+                score.solutions_per_second / b.solutions_per_second
+            ),
+            Some(b) => format!(" (baseline on {} threads: not compared)", b.threads),
+            None => String::new(),
+        };
         writeln!(
             out,
             "score: {:.3e} solutions a second on {} threads (join, n = {} a thread){against}, \
-             {:.1} textbook counters",
+             {:.1}x one textbook counter",
             score.solutions_per_second,
             score.threads,
             report.workload.join_n,
@@ -178,7 +218,7 @@ pub fn text(
 /// The rows as a Markdown table.
 fn table(out: &mut impl Write, report: &Report, baseline: Option<&Report>) -> std::io::Result<()> {
     let extra = if baseline.is_some() {
-        " baseline s | ratio |"
+        " baseline s | baseline/this |"
     } else {
         ""
     };

@@ -5,7 +5,7 @@
 use super::machine::Machine;
 use super::report::{self, FORMAT, Report, Score};
 use super::rows::{self, Row};
-use super::workload::{Workload, default_threads};
+use super::workload::{ENGINES, Workload, default_threads};
 use super::yardstick::{self, Yardsticks};
 use crate::cli::config::BenchConfig;
 use crate::cli::exit::ExitCode;
@@ -17,9 +17,6 @@ use std::io::Write;
 /// Set (to anything), the first count of the first row is one too many: how the tests check
 /// that a wrong count ends the benchmark with exit 1 (it changes nothing else).
 const FAULT_VARIABLE: &str = "NQUEENS_BENCH_FAULT";
-
-/// The engines the rows time, in their order.
-const ENGINES: [&str; 2] = ["join", "search"];
 
 /// Runs a validated `bench` command; returns the exit code.
 pub fn run(config: &BenchConfig) -> Result<ExitCode> {
@@ -38,12 +35,30 @@ pub fn run(config: &BenchConfig) -> Result<ExitCode> {
         None => None,
     };
     let machine = Machine::this();
-    let threads = (config.threads.clone()).unwrap_or_else(|| default_threads(machine.logical_cpus));
     let rounds = config.rounds.unwrap_or(if config.quick { 1 } else { 3 });
-    if let Err(e) = fits_in_memory(&threads) {
-        say!("error: {e}");
-        return Ok(ExitCode::Usage);
-    }
+    let free = super::machine::available_memory();
+    let (threads, dropped) = match &config.threads {
+        // Asked for: a count whose boards the memory cannot hold is refused.
+        Some(threads) => match fits_in_memory(threads, free) {
+            Ok(()) => (threads.clone(), None),
+            Err(e) => {
+                say!("error: {e}");
+                return Ok(ExitCode::Usage);
+            }
+        },
+        // Not asked for: the counts that fit are run, and the others said.
+        None => {
+            let all = default_threads(machine.logical_cpus);
+            let (fit, over): (Vec<usize>, Vec<usize>) = all
+                .into_iter()
+                .partition(|&t| t == 1 || fits_in_memory(&[t], free).is_ok());
+            (
+                fit,
+                over.first()
+                    .map(|&t| fits_in_memory(&[t], free).unwrap_err()),
+            )
+        }
+    };
     let bar = StepBar::new(2 + (ENGINES.len() * threads.len() * rounds) as u64);
     let measured = measure(&workload, &threads, rounds, &bar);
     bar.finish();
@@ -60,7 +75,11 @@ pub fn run(config: &BenchConfig) -> Result<ExitCode> {
         version: env!("CARGO_PKG_VERSION").to_string(),
         features: features(),
         score: score(&rows, &workload, &before, &after),
-        warnings: warnings(&rows, &before, &after, &threads, &machine),
+        warnings: warnings(&rows, &before, &after, &threads, &machine)
+            .into_iter()
+            .chain(dropped.map(|why| format!("left out: {why}")))
+            .chain((rounds == 1).then(|| "one round a row: the spread was not measured".into()))
+            .collect(),
         machine,
         workload,
         rounds,
@@ -91,7 +110,7 @@ fn yardsticks_alone(config: &BenchConfig, workload: &Workload) -> Result<ExitCod
     let mut out = crate::cli::output::stdout();
     if config.json {
         let object = serde_json::json!({
-            "format": FORMAT,
+            "format": report::YARDSTICKS_FORMAT,
             "version": env!("CARGO_PKG_VERSION"),
             "workload": workload,
             "yardsticks": yardsticks,
@@ -109,18 +128,21 @@ fn yardsticks_alone(config: &BenchConfig, workload: &Workload) -> Result<ExitCod
 }
 
 /// What one board counting at once takes, at most, with either workload's boards: about
-/// 25 MB measured for the join engine's n = 17 (22 MB at n = 16), with room.
+/// 25 MB of resident memory measured for the join engine's n = 17 (22 MB at n = 16), with
+/// room. (The plan's own model, `Plan::memory_bytes`, counts the engine's data alone, not the
+/// thread's pool and the allocator's pages a board's resident memory holds.)
 const BOARD_BYTES: u64 = 32 << 20;
 
 /// Refuses thread counts whose boards, one a thread at once, would not fit in the memory
-/// free now: `--threads 1024` on a small machine would be killed for memory, not measured.
-fn fits_in_memory(threads: &[usize]) -> Result<(), String> {
+/// free now (`free`): `--threads 1024` on a small machine would be killed for memory, not
+/// measured.
+fn fits_in_memory(threads: &[usize], free: Option<u64>) -> Result<(), String> {
     let most = threads.iter().copied().max().unwrap_or(1);
     let needed = most as u64 * BOARD_BYTES;
-    match super::machine::available_memory() {
+    match free {
         Some(free) if needed > free => Err(format!(
-            "--threads {most}: {most} boards counted at once take about {} MiB, more than the \
-             {} MiB free now; give fewer threads",
+            "{most} threads: {most} boards counted at once take about {} MiB, more than the {} \
+             MiB free now; give fewer with --threads",
             needed >> 20,
             free >> 20
         )),
@@ -138,24 +160,21 @@ fn measure(
     bar.step("the yardsticks");
     let (before, sum) = yardstick::time(workload.textbook_n, workload.cache_steps, None)?;
     let mut rows = Vec::new();
-    for engine in ENGINES {
-        let n = match engine {
-            "join" => workload.join_n,
-            _ => workload.search_n,
-        };
+    for (name, engine) in ENGINES {
+        let n = workload.board(engine);
         for &t in threads {
             let step = |round: usize| {
-                let boards = if t == 1 {
-                    "1 board".into()
-                } else {
-                    format!("{t} boards at once")
+                let boards = match t {
+                    1 => "1 board".to_string(),
+                    t => format!("{t} boards at once"),
                 };
                 bar.step(&format!(
-                    "{engine}, n = {n}, {boards}, round {} of {rounds}",
+                    "{name}, n = {n}, {boards}, round {} of {rounds}",
                     round + 1
                 ));
             };
             let timing = rows::Timing {
+                name,
                 engine,
                 n,
                 threads: t,

@@ -3,10 +3,11 @@
 //!
 //! Each row of the scaling table runs T counts at once, one a thread, each of the same board
 //! on one thread: the work grows with the threads, so every row takes about as long as one
-//! count (a second or so) whether the machine has 2 cores or 256, and the whole benchmark
-//! stays near a minute. Every count is checked against the known value: a benchmark that can
-//! count wrong is a stress test too.
+//! count (a second or so) whether the machine has 2 cores or 256, and the rows grow with the
+//! logarithm of the cores (half a minute on 2, a minute or two on 256). Every count is checked
+//! against the known value: a benchmark that can count wrong is a stress test too.
 
+use nqueens::Engine;
 use serde::{Deserialize, Serialize};
 
 /// The workload: which boards, which yardsticks, how many rounds.
@@ -24,7 +25,19 @@ pub struct Workload {
     pub cache_steps: u64,
 }
 
+/// The engines the rows time, in their order, by the names the rows give them.
+pub const ENGINES: [(&str, Engine); 2] = [("join", Engine::Join), ("search", Engine::SEARCH)];
+
 impl Workload {
+    /// The board each thread counts with `engine`.
+    pub fn board(&self, engine: Engine) -> u32 {
+        if engine == Engine::Join {
+            self.join_n
+        } else {
+            self.search_n
+        }
+    }
+
     /// The full workload, or the quick one: what two runs must share to be compared.
     pub fn new(quick: bool) -> Workload {
         if quick {

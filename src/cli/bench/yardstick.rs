@@ -24,8 +24,9 @@ pub struct Yardsticks {
 }
 
 /// Times both yardsticks on this thread: the textbook counter on board `n` (its count checked
-/// against the known value), the quickest of [`WALKS`] walks of `steps` steps (its sum checked against `expected`,
-/// when given: the first walk's, so that the second must agree). An error for a wrong count.
+/// against the known value), and the quickest of [`WALKS`] walks of `steps` steps, whose sum
+/// is returned and checked against `expected` when given (the sum of the timing before the
+/// rows, which the one after must match). An error for a wrong count or sum.
 pub fn time(n: u32, steps: u64, expected: Option<u64>) -> Result<(Yardsticks, u64), String> {
     let started = Instant::now();
     let count = nqueens::textbook::count(n).map(u128::from);
