@@ -30,6 +30,17 @@ fn journal_in_use(journal: &Path) -> Watched {
     run
 }
 
+/// The journal of [`journal_in_use`]'s run, once it has ended, resumes to the known count.
+fn assert_resumes_whole(journal: &Path) {
+    nqueens()
+        .args(["count", "16", "--engine", "search", "--symmetry", "mirror"])
+        .arg("--checkpoint")
+        .arg(journal)
+        .assert()
+        .success()
+        .stdout(format!("{Q16}\n"));
+}
+
 fn wait_until(ready: impl Fn() -> bool) {
     let started = std::time::Instant::now();
     while !ready() {
@@ -80,13 +91,7 @@ fn no_output_replaces_a_journal_in_use_by_any_name() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(text(&out.stdout), format!("{Q16}\n"));
     // The journal holds the whole run: a resume counts nothing again and agrees.
-    nqueens()
-        .args(["count", "16", "--engine", "search", "--symmetry", "mirror"])
-        .arg("--checkpoint")
-        .arg(&journal)
-        .assert()
-        .success()
-        .stdout(format!("{Q16}\n"));
+    assert_resumes_whole(&journal);
     // Nothing left beside them: no temporary of a refused output.
     let mut names: Vec<_> = std::fs::read_dir(dir.path())
         .unwrap()
@@ -269,13 +274,7 @@ fn a_journal_in_use_was_written_through_proc() {
     let out = run.wait_with_output();
     assert!(out.status.success(), "{}", text(&out.stderr));
     // Nothing was appended: the journal resumes whole, counting nothing again.
-    nqueens()
-        .args(["count", "16", "--engine", "search", "--symmetry", "mirror"])
-        .arg("--checkpoint")
-        .arg(&journal)
-        .assert()
-        .success()
-        .stdout(format!("{Q16}\n"));
+    assert_resumes_whole(&journal);
 }
 
 /// Regression: `count --checkpoint /dev/stdout > F` (and `/proc/self/fd/1`) was taken when

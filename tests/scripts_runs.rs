@@ -10,7 +10,7 @@ use scripts_support::{fake, nqueens, refused, script_in, script_with, text};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 /// Regression: a failed count left an empty `shards/nN-I.part` behind for ever. With an
@@ -225,34 +225,41 @@ fn scripts_said_1_rounds_of_1_commands() {
     }
 }
 
-/// The fields of each record of a CSV text, as RFC 4180 reads them: a field in double quotes
-/// holds commas, line breaks and doubled double quotes.
+/// The fields of each record of a CSV text, read by the `csv` crate as RFC 4180 has them: a
+/// field in double quotes holds commas, line breaks and doubled double quotes.
 fn csv_records(text: &str) -> Vec<Vec<String>> {
-    let (mut records, mut record, mut field) = (Vec::new(), Vec::new(), String::new());
-    let mut chars = text.chars().peekable();
-    let mut quoted = false;
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                field.push('"');
-            }
-            (true, '"') => quoted = false,
-            (true, c) => field.push(c),
-            (false, '"') if field.is_empty() => quoted = true,
-            (false, ',') => record.push(std::mem::take(&mut field)),
-            (false, '\n') => {
-                record.push(std::mem::take(&mut field));
-                records.push(std::mem::take(&mut record));
-            }
-            (false, c) => field.push(c),
-        }
-    }
-    assert!(
-        !quoted && field.is_empty() && record.is_empty(),
-        "a cut CSV: {text:?}"
-    );
-    records
+    csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(text.as_bytes())
+        .records()
+        .map(|record| {
+            record
+                .expect("a whole CSV")
+                .iter()
+                .map(str::to_string)
+                .collect()
+        })
+        .collect()
+}
+
+/// `frontier.sh` run small (a count of n = 5, an estimate of n = 6, one thread) with the
+/// cache yardstick answering `caches` ([`frontier_release`]): its output and its files' prefix.
+fn frontier_with_caches(dir: &Path, bin: &str, caches: [&str; 3]) -> (Output, PathBuf) {
+    let release = frontier_release(dir, bin, caches);
+    let prefix = dir.join("out");
+    let args = [
+        "-c",
+        "5",
+        "-e",
+        "6",
+        "-j",
+        "1",
+        "-o",
+        prefix.to_str().unwrap(),
+    ];
+    let output = script_with("frontier.sh", &args, &[("NQUEENS_RELEASE", &release)]);
+    (output, prefix)
 }
 
 /// A folder for `frontier.sh`'s NQUEENS_RELEASE in `dir`: the textbook yardstick and the chart
@@ -344,19 +351,7 @@ fn frontier_sh_csv_broke_on_a_label_with_quotes() {
 fn frontier_sh_shows_the_cache_yardstick_beside_the_textbook() {
     let Some(bin) = nqueens() else { return };
     let dir = tempfile::tempdir().unwrap();
-    let release = frontier_release(dir.path(), bin, ["3.25", "3.5", "3.75"]);
-    let prefix = dir.path().join("out");
-    let args = [
-        "-c",
-        "5",
-        "-e",
-        "6",
-        "-j",
-        "1",
-        "-o",
-        prefix.to_str().unwrap(),
-    ];
-    let output = script_with("frontier.sh", &args, &[("NQUEENS_RELEASE", &release)]);
+    let (output, prefix) = frontier_with_caches(dir.path(), bin, ["3.25", "3.5", "3.75"]);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
     let calls = std::fs::read_to_string(dir.path().join("bench.calls")).unwrap();
     assert_eq!(calls.lines().count(), 3, "before, between, after");
@@ -396,19 +391,7 @@ fn frontier_sh_shows_the_cache_yardstick_beside_the_textbook() {
     }
 
     let dir = tempfile::tempdir().unwrap();
-    let release = frontier_release(dir.path(), bin, ["3.25", "oops", "3.75"]);
-    let prefix = dir.path().join("out");
-    let args = [
-        "-c",
-        "5",
-        "-e",
-        "6",
-        "-j",
-        "1",
-        "-o",
-        prefix.to_str().unwrap(),
-    ];
-    let output = script_with("frontier.sh", &args, &[("NQUEENS_RELEASE", &release)]);
+    let (output, prefix) = frontier_with_caches(dir.path(), bin, ["3.25", "oops", "3.75"]);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(
