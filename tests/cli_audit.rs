@@ -12,20 +12,19 @@ use std::path::{Path, PathBuf};
 
 /// A journal of the whole of `count n --engine search` (every task, counted here).
 fn journal(dir: &Path, n: &str) -> PathBuf {
-    let journal = dir.join(format!("n{n}.journal"));
-    nqueens()
-        .args(["count", n, "--engine", "search", "--checkpoint"])
-        .arg(&journal)
-        .assert()
-        .success();
-    journal
+    kept(dir, &format!("n{n}.journal"), n, "--checkpoint")
 }
 
 /// The subtotals file of the whole of `count n --engine search`.
 fn subtotals(dir: &Path, name: &str, n: &str) -> PathBuf {
+    kept(dir, name, n, "--subtotals")
+}
+
+/// The file `dir/name` that `count n --engine search FLAG FILE` keeps.
+fn kept(dir: &Path, name: &str, n: &str, flag: &str) -> PathBuf {
     let file = dir.join(name);
     nqueens()
-        .args(["count", n, "--engine", "search", "--subtotals"])
+        .args(["count", n, "--engine", "search", flag])
         .arg(&file)
         .assert()
         .success();

@@ -84,11 +84,7 @@ fn compare_builds_sh_timed_commands_that_failed() {
         ),
     ];
     for (release, old, command, build, stderr_of_the_command) in cases {
-        let output = script_with(
-            "compare-builds.sh",
-            &["-b", old, "-R", "1", command],
-            &[("NQUEENS_RELEASE", release)],
-        );
+        let output = compare_builds(release, old, &[command]);
         let stderr = text(&output.stderr);
         assert_eq!(output.status.code(), Some(1), "{command}: {stderr}");
         let first = stderr.lines().next().unwrap_or_default();
@@ -114,19 +110,10 @@ fn compare_builds_sh_timed_commands_that_failed() {
 fn compare_builds_sh_json_counts_always_disagreed() {
     let Some(bin) = nqueens() else { return };
     let release = Path::new(bin).parent().unwrap();
-    let env = [("NQUEENS_RELEASE", release)];
-    let output = script_with(
-        "compare-builds.sh",
-        &[
-            "-b",
-            bin,
-            "-R",
-            "1",
-            "count 8 --json",
-            "count 4..6",
-            "count 8 --unique --json",
-        ],
-        &env,
+    let output = compare_builds(
+        release,
+        bin,
+        &["count 8 --json", "count 4..6", "count 8 --unique --json"],
     );
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
@@ -144,11 +131,7 @@ fn compare_builds_sh_json_counts_always_disagreed() {
         &other,
         r#"echo '{"n":8,"solutions":93,"seconds":0.1,"known":92,"match":false}'"#,
     );
-    let output = script_with(
-        "compare-builds.sh",
-        &["-b", other.to_str().unwrap(), "-R", "1", "count 8 --json"],
-        &env,
-    );
+    let output = compare_builds(release, other.to_str().unwrap(), &["count 8 --json"]);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(
@@ -158,6 +141,14 @@ fn compare_builds_sh_json_counts_always_disagreed() {
     assert!(stderr.contains("\"solutions\":93"), "{stderr}");
 }
 
+/// `compare-builds.sh` comparing the working tree's build in `release` (NQUEENS_RELEASE)
+/// with the binary `old`, one round of `commands`.
+fn compare_builds(release: &Path, old: &str, commands: &[&str]) -> Output {
+    let mut args = vec!["-b", old, "-R", "1"];
+    args.extend_from_slice(commands);
+    script_with("compare-builds.sh", &args, &[("NQUEENS_RELEASE", release)])
+}
+
 /// Regression: `compare-builds.sh "count 3 --estimate --json"` printed a ratio of `-nan`: the
 /// estimate of no work is 0 core-seconds in both builds. A round whose figure of the other
 /// build is 0 gives no ratio, and the table says so: never nan or inf.
@@ -165,17 +156,10 @@ fn compare_builds_sh_json_counts_always_disagreed() {
 fn compare_builds_sh_gave_a_nan_ratio_to_figures_of_0() {
     let Some(bin) = nqueens() else { return };
     let release = Path::new(bin).parent().unwrap();
-    let output = script_with(
-        "compare-builds.sh",
-        &[
-            "-b",
-            bin,
-            "-R",
-            "1",
-            "count 3 --estimate --json",
-            "count 5..6 --estimate --json",
-        ],
-        &[("NQUEENS_RELEASE", release)],
+    let output = compare_builds(
+        release,
+        bin,
+        &["count 3 --estimate --json", "count 5..6 --estimate --json"],
     );
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{output:?}");
