@@ -179,6 +179,10 @@ pub fn nodes_with<R: Rules>(board: Subboard, rules: &R) -> u64 {
 fn dispatch<R: Rules, const NODES: bool>(board: Subboard, rules: &R) -> (u64, u64) {
     #[cfg(target_arch = "x86_64")]
     {
+        if !NODES && lanes_available() && crate::search::lanes::suits(board) {
+            // SAFETY: the processor has the features (checked), and the board suits.
+            return (unsafe { crate::search::lanes::count(board, rules) }, 0);
+        }
         if crate::cpu::has_bmi() {
             // SAFETY: the processor has the features the function is compiled for.
             return unsafe { search_x86_bmi::<R, NODES>(board, rules) };
@@ -187,10 +191,23 @@ fn dispatch<R: Rules, const NODES: bool>(board: Subboard, rules: &R) -> (u64, u6
     search_portable::<R, NODES>(board, rules)
 }
 
+/// Whether the vector build runs here, checked once.
+#[cfg(target_arch = "x86_64")]
+fn lanes_available() -> bool {
+    static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *AVAILABLE.get_or_init(crate::search::lanes::available)
+}
+
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
 unsafe fn search_x86_bmi<R: Rules, const NODES: bool>(board: Subboard, rules: &R) -> (u64, u64) {
     search::<R, NODES>(board, rules)
+}
+
+/// The scalar search alone, for the vector build's tests.
+#[cfg(test)]
+pub(crate) fn search_portable_for_tests<R: Rules>(board: Subboard, rules: &R) -> u64 {
+    search_portable::<R, false>(board, rules).0
 }
 
 fn search_portable<R: Rules, const NODES: bool>(board: Subboard, rules: &R) -> (u64, u64) {

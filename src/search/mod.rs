@@ -14,6 +14,8 @@
 pub(crate) mod finish;
 pub(crate) mod full;
 pub(crate) mod kernel;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod lanes;
 pub(crate) mod restricted;
 pub(crate) mod sample;
 pub(crate) mod split;
