@@ -18,8 +18,8 @@
 pub const FINISH_ROWS: u32 = 5;
 
 const PERMUTATIONS: usize = 120;
-const GAP_CLASSES: usize = 5; // a gap of 1, 2, 3, 4, or 5 and more
-const GAP_PATTERNS: usize = GAP_CLASSES * GAP_CLASSES * GAP_CLASSES * GAP_CLASSES;
+pub const GAP_CLASSES: usize = 5; // a gap of 1, 2, 3, 4, or 5 and more
+pub const GAP_PATTERNS: usize = GAP_CLASSES * GAP_CLASSES * GAP_CLASSES * GAP_CLASSES;
 
 /// The survivor tables; see the module documentation.
 pub struct FinishTables {
@@ -128,6 +128,90 @@ const fn build_tables() -> FinishTables {
         k += 1;
     }
     FinishTables { by_slot, by_gaps }
+}
+
+/// What a search's rules ask of the closed form, as plain data: for the vector build, which
+/// counts sixteen boards' last rows at once (`lanes.rs`), where [`Rules::finish`]'s code
+/// runs one board at a time.
+///
+/// [`Rules::finish`]: crate::search::kernel::Rules::finish
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClosedForm {
+    /// For each column, its blocked rows among the five (bit i = the i-th).
+    pub blocked_rows: [u32; 32],
+    /// What a completion is worth with no tie, one, or two (see `full.rs`).
+    pub units: [u32; 3],
+    /// The columns where the last row's queen is a tie.
+    pub last_row_ties: u32,
+    /// A row of the five whose queen is a tie in some columns: (row, columns).
+    pub side_ties: Option<(u32, u32)>,
+}
+
+impl ClosedForm {
+    /// No blocked square, every completion worth one.
+    pub const PLAIN: ClosedForm = ClosedForm {
+        blocked_rows: [0; 32],
+        units: [1; 3],
+        last_row_ties: 0,
+        side_ties: None,
+    };
+}
+
+/// The permutations that put the queen of `row` (of the five) in column slot `slot`, as
+/// the four 32-bit words of a `u128`, lowest first.
+pub fn placing_words(slot: usize, row: u32) -> [u32; 4] {
+    let others = 0b11111 & !(1 << row);
+    words(TABLES.by_slot[slot][others as usize])
+}
+
+/// The four 32-bit words of `x`, lowest first.
+const fn words(x: u128) -> [u32; 4] {
+    [
+        x as u32,
+        (x >> 32) as u32,
+        (x >> 64) as u32,
+        (x >> 96) as u32,
+    ]
+}
+
+/// The survivor tables by word, for a vector build's lookups: `slot_words[s][w][p]` is
+/// word `w` of `by_slot[s][p]`, and `gap_words[g]` the words of `by_gaps[g]`.
+pub struct TableWords {
+    /// Word `w` of each slot's 32 entries, side by side.
+    pub slot_words: [[[u32; 32]; 4]; 5],
+    /// The words of each gap pattern's entry.
+    pub gap_words: [[u32; 4]; GAP_PATTERNS],
+}
+
+/// [`TABLES`] by word.
+pub static TABLE_WORDS: TableWords = table_words(&TABLES);
+
+const fn table_words(tables: &FinishTables) -> TableWords {
+    let mut slot_words = [[[0u32; 32]; 4]; 5];
+    let mut gap_words = [[0u32; 4]; GAP_PATTERNS];
+    let mut s = 0;
+    while s < 5 {
+        let mut p = 0;
+        while p < 32 {
+            let w = words(tables.by_slot[s][p]);
+            let mut k = 0;
+            while k < 4 {
+                slot_words[s][k][p] = w[k];
+                k += 1;
+            }
+            p += 1;
+        }
+        s += 1;
+    }
+    let mut g = 0;
+    while g < GAP_PATTERNS {
+        gap_words[g] = words(tables.by_gaps[g]);
+        g += 1;
+    }
+    TableWords {
+        slot_words,
+        gap_words,
+    }
 }
 
 /// The completions of a board with exactly five rows left, as a set of permutations.

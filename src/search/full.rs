@@ -31,7 +31,7 @@
 //! tasks by `B`, the tie at row `B` (none, left, right) and the tie at row `n-1-B`; split
 //! deeper, each by the columns of the next rows in increasing order.
 
-use crate::search::finish::FINISH_ROWS;
+use crate::search::finish::{ClosedForm, FINISH_ROWS};
 use crate::search::kernel::{RowBlocks, Rules, Subboard};
 use std::sync::Arc;
 
@@ -127,6 +127,22 @@ impl Rules for Weighted {
         let one = with_bottom + with_side - 2 * with_both;
         none * self.units[0] + one * self.units[1] + with_both * self.units[2]
     }
+
+    fn closed_form(&self) -> ClosedForm {
+        let columns = |list: [u32; 2]| list.iter().fold(0u32, |mask, &c| mask | bit(c));
+        let sides = columns(self.sides);
+        ClosedForm {
+            units: self.units.map(|units| units as u32),
+            last_row_ties: columns(self.bottom_ties),
+            side_ties: self.side_row.map(|row| (row, sides)),
+            ..self.blocks.closed_form()
+        }
+    }
+}
+
+/// Column `c`'s bit, none for a column past 31 (the "no such column" of a rule).
+fn bit(c: u32) -> u32 {
+    1u32.checked_shl(c).unwrap_or(0)
 }
 
 /// What a completion is worth under a [`Weighted`] rule, for a search that places every row

@@ -4,8 +4,8 @@
 //! One depth-first search is a chain of dependent bit operations and a branch that
 //! mispredicts on every other node; a core could run many such chains side by side. Here a
 //! scalar walk ([`Feeder`]) places the task's first rows and hands out the boards it reaches
-//! `k` rows down; each lane searches one of them to the closed form's row, and takes the
-//! next when it is done. Every step moves every lane by one node, with masks instead of
+//! `k` rows down; each lane searches one of them down to the row above the closed form's,
+//! and takes the next when it is done. Every step moves every lane by one node, with masks instead of
 //! branches: a lane with a square left tries it (and goes down when the two-row look-ahead
 //! lets it), a lane without one goes back up a row.
 //!
@@ -17,33 +17,34 @@
 //! most [`LANE_ROWS`] rows, and boards with open columns past [`LANE_COLUMNS`] (26) are
 //! left to the scalar search.
 //!
-//! The boards one row above the closed form (the leaves) are written out, a vector at a
-//! time, and their last five rows counted by the same scalar closed form as the plain
-//! search ([`Rules::finish`]), a buffer at a time.
+//! A lane on the row above the closed form's tries its squares one a step like any other,
+//! and writes out each board of five rows left; a buffer of those is counted sixteen at a
+//! time by the vector closed form (`finish_lanes.rs`), with the rules' blocked squares and
+//! ties ([`Rules::closed_form`]).
 //!
 //! The kernel counts exactly what the scalar search counts, with the same look-ahead and
 //! the same blocked squares, tested against it on random boards and rules.
 
 use crate::search::finish::FINISH_ROWS;
+use crate::search::finish_lanes::{self, Form};
 use crate::search::kernel::{Rules, Subboard};
 use std::arch::x86_64::*;
 
-/// Whether this processor runs the vector build: AVX-512 F with CD (a lane's leading zeros).
+/// Whether this processor runs the vector build: AVX-512 F with CD (a lane's leading
+/// zeros), and what the vector closed form needs.
 pub(crate) fn available() -> bool {
-    std::is_x86_feature_detected!("avx512f")
-        && std::is_x86_feature_detected!("avx512cd")
-        && crate::cpu::has_bmi()
+    finish_lanes::available() && crate::cpu::has_bmi()
 }
 
-/// The most rows one lane's subtree spans, from the row it is handed to the leaves: a lane
-/// packs the columns of its rows' queens five bits a row in one 32-bit word, and a row's
-/// queen is kept only for the rows it goes down from, so six rows fit.
+/// The most rows one lane goes down from the row it is handed: a lane packs the columns of
+/// its rows' queens five bits a row in one 32-bit word, six rows.
 const LANE_ROWS: usize = 6;
 
 /// Lanes of one register.
 const LANES: usize = 16;
 
-/// Leaves held before they are counted: at most [`LANES`] come in a step.
+/// Boards of five rows held before the closed form counts them: at most [`LANES`] come in a
+/// step.
 const LEAVES: usize = 256;
 
 /// How far up a lane holds the diagonal moving down: each row it goes down shifts that
@@ -69,7 +70,7 @@ pub(crate) fn suits(board: Subboard) -> bool {
 /// # Safety
 ///
 /// The processor has what [`available`] checks, and `board` [`suits`] the vector build.
-#[target_feature(enable = "avx512f,avx512cd,popcnt,bmi1,bmi2,lzcnt")]
+#[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vpopcntdq,gfni,popcnt,bmi1,bmi2,lzcnt")]
 pub(crate) unsafe fn count<R: Rules>(board: Subboard, rules: &R) -> u64 {
     let rows = board.rows_left() as usize;
     // The depth of the leaves: each of their free squares leaves exactly five rows.
@@ -82,7 +83,8 @@ pub(crate) unsafe fn count<R: Rules>(board: Subboard, rules: &R) -> u64 {
     }
     let mut feeder = Feeder::new(board, &blocked, start);
     let mut lanes = Lanes::new(&blocked, start, last);
-    let mut leaves = Leaves::new(blocked[last]);
+    let form = Form::new(&rules.closed_form());
+    let mut leaves = Leaves::new();
     let mut total = 0u64;
     let mut idle: u16 = u16::MAX;
     let mut feeding = true;
@@ -96,10 +98,10 @@ pub(crate) unsafe fn count<R: Rules>(board: Subboard, rules: &R) -> u64 {
         }
         idle |= lanes.step(!idle, &mut leaves);
         if leaves.len > LEAVES - LANES {
-            total += leaves.count(rules);
+            total += leaves.count(&form);
         }
     }
-    total + leaves.count(rules)
+    total + leaves.count(&form)
 }
 
 /// The scalar walk that places a task's first rows: it hands out, in search order, every
@@ -161,41 +163,44 @@ impl<'a> Feeder<'a> {
     }
 }
 
-/// The leaves written out by the lanes, waiting for the closed form: each a board one row
-/// above it (taken columns and the two diagonals; its free squares are recomputed).
+/// The boards of five rows the lanes reach, waiting for the closed form: their open
+/// columns, and the first row's squares attacked along the two diagonals.
 struct Leaves {
-    taken: [u32; LEAVES],
+    open: [u32; LEAVES],
     left: [u32; LEAVES],
     right: [u32; LEAVES],
     len: usize,
-    /// The blocked squares of the leaves' row.
-    blocked: u32,
 }
 
 impl Leaves {
-    fn new(blocked: u32) -> Self {
+    fn new() -> Self {
         Leaves {
-            taken: [0; LEAVES],
+            open: [0; LEAVES],
             left: [0; LEAVES],
             right: [0; LEAVES],
             len: 0,
-            blocked,
         }
     }
 
-    /// Counts the completions of every leaf held, and empties the buffer.
+    /// The value of every board held, by the vector closed form; empties the buffer.
     #[inline]
-    #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt")]
-    fn count<R: Rules>(&mut self, rules: &R) -> u64 {
-        let mut total = 0;
-        for i in 0..self.len {
-            let (taken, left, right) = (self.taken[i], self.left[i], self.right[i]);
-            let mut free = !(taken | left | right | self.blocked);
-            while free != 0 {
-                let bit = free & free.wrapping_neg();
-                free ^= bit;
-                total += rules.finish(!(taken | bit), (left | bit) << 1, (right | bit) >> 1);
-            }
+    #[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vpopcntdq,gfni")]
+    fn count(&mut self, form: &Form) -> u64 {
+        let mut total = 0u64;
+        for at in (0..self.len).step_by(LANES) {
+            let lanes = (u32::MAX >> (32 - (self.len - at).min(LANES))) as u16;
+            // SAFETY: `at + LANES <= LEAVES` (`len` stays below `LEAVES - LANES` + LANES):
+            // three loads of 16 words within the buffers.
+            let (open, left, right) = unsafe {
+                (
+                    _mm512_loadu_si512(self.open[at..].as_ptr().cast()),
+                    _mm512_loadu_si512(self.left[at..].as_ptr().cast()),
+                    _mm512_loadu_si512(self.right[at..].as_ptr().cast()),
+                )
+            };
+            let values = form.values(lanes, open, left, right);
+            // At most 16 x 120 completions x 24 units a vector: far within 32 bits.
+            total += u64::from(_mm512_reduce_add_epi32(values) as u32);
         }
         self.len = 0;
         total
@@ -306,16 +311,22 @@ impl Lanes {
                 _mm512_srli_epi32::<1>(right),
             ),
         );
-        let alive = _mm512_mask_test_epi32_mask(
-            _mm512_mask_test_epi32_mask(trying, free, free),
+        // A lane at the last row searched tries its squares one a step: each leaves five
+        // rows, for the closed form.
+        let leaf = _mm512_mask_cmpeq_epi32_mask(trying, self.depth, self.last);
+        if leaf != 0 {
+            leaves.push(
+                leaf,
+                _mm512_andnot_si512(taken, _mm512_set1_epi32(-1)),
+                left,
+                right,
+            );
+        }
+        let down = _mm512_mask_test_epi32_mask(
+            _mm512_mask_test_epi32_mask(trying & !leaf, free, free),
             after,
             after,
         );
-        let leaf = _mm512_mask_cmpeq_epi32_mask(alive, below, self.last);
-        if leaf != 0 {
-            leaves.push(leaf, taken, left, right);
-        }
-        let down = alive & !leaf;
         // Going down from a row keeps its queen's column, five bits at (depth - start) * 5.
         let shift = self.column_shift(self.depth);
         let column = _mm512_sub_epi32(_mm512_set1_epi32(31), _mm512_lzcnt_epi32(bit));
@@ -393,24 +404,22 @@ impl Leaves {
     /// Writes out the boards of the lanes of `lanes`.
     #[inline]
     #[target_feature(enable = "avx512f")]
-    fn push(&mut self, lanes: u16, taken: __m512i, left: __m512i, right: __m512i) {
-        assert!(self.len + LANES <= LEAVES, "no room for a vector of leaves");
+    fn push(&mut self, lanes: u16, open: __m512i, left: __m512i, right: __m512i) {
+        assert!(self.len + LANES <= LEAVES, "no room for a vector of boards");
         // SAFETY: the buffers have room for a whole vector past `len` (checked; the caller
         // empties them once fewer than `LANES` are left).
         unsafe {
             let at = self.len;
-            _mm512_storeu_si512(
-                self.taken[at..].as_mut_ptr().cast(),
-                _mm512_maskz_compress_epi32(lanes, taken),
-            );
-            _mm512_storeu_si512(
-                self.left[at..].as_mut_ptr().cast(),
-                _mm512_maskz_compress_epi32(lanes, left),
-            );
-            _mm512_storeu_si512(
-                self.right[at..].as_mut_ptr().cast(),
-                _mm512_maskz_compress_epi32(lanes, right),
-            );
+            for (buffer, board) in [
+                (&mut self.open, open),
+                (&mut self.left, left),
+                (&mut self.right, right),
+            ] {
+                _mm512_storeu_si512(
+                    buffer[at..].as_mut_ptr().cast(),
+                    _mm512_maskz_compress_epi32(lanes, board),
+                );
+            }
         }
         self.len += lanes.count_ones() as usize;
     }
@@ -420,6 +429,34 @@ impl Leaves {
 mod tests {
     use super::*;
     use crate::search::kernel::{self, RowBlocks, Unblocked};
+
+    /// Every full-symmetry task of n = 8 to 14 (blocked squares and ties) is worth what the
+    /// scalar search makes it, split at one to three rows.
+    #[test]
+    fn the_vector_build_weighs_every_full_symmetry_task_as_the_scalar_search_does() {
+        if !available() {
+            eprintln!("no AVX-512 here: the vector build is not tested");
+            return;
+        }
+        let mut vector_tasks = 0;
+        for n in 8..=14 {
+            for depth in 1..=3 {
+                for task in crate::search::full::tasks(n, depth) {
+                    let scalar = kernel::search_portable_for_tests(task.board, &*task.rules);
+                    if suits(task.board) {
+                        // SAFETY: checked above.
+                        let vector = unsafe { count(task.board, &*task.rules) };
+                        assert_eq!(vector, scalar, "n {n} depth {depth} {:?}", task.case);
+                        vector_tasks += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            vector_tasks > 500,
+            "{vector_tasks} tasks counted by the vector build"
+        );
+    }
 
     /// A xorshift sequence from `seed`.
     fn words(mut seed: u64) -> impl FnMut() -> u64 {

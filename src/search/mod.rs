@@ -12,6 +12,8 @@
 //! It may use the crate's base (`error`, `known`, `limits`, `cpu`) and nothing else.
 
 pub(crate) mod finish;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod finish_lanes;
 pub(crate) mod full;
 pub(crate) mod kernel;
 #[cfg(target_arch = "x86_64")]

@@ -17,7 +17,7 @@ pub struct Machine {
     pub memory_bytes: Option<u64>,
     /// The instruction set of the join engine's hot loop (`avx512`, `avx2`, `portable`).
     pub join_build: String,
-    /// The instruction set of the search's hot loop (`bmi2`, `portable`).
+    /// The instruction set of the search's hot loop (`avx512`, `bmi2`, `portable`).
     pub search_build: String,
 }
 
