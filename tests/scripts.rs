@@ -66,14 +66,7 @@ fn slurm_array_sh_without_a_board_size_is_refused() {
 
 #[test]
 fn scripts_help_prints_the_usage_and_exits_0() {
-    for name in [
-        "compare.sh",
-        "slurm-array.sh",
-        "gpu-bench.sh",
-        "frontier.sh",
-        "compare-builds.sh",
-        "memory-sensitivity.sh",
-    ] {
+    for name in SCRIPTS {
         let output = script(name, &["-h"]);
         let stdout = text(&output.stdout);
         assert!(output.status.success(), "{name}: {output:?}");
@@ -182,7 +175,9 @@ fn frontier_sh_and_compare_builds_sh_were_not_executable() {
         .filter(|name| name.ends_with(".sh") && name != "common.sh")
         .collect();
     names.sort();
-    assert!(names.len() >= 6, "{names:?}");
+    let mut listed = SCRIPTS.map(String::from).to_vec();
+    listed.sort();
+    assert_eq!(names, listed, "SCRIPTS lists every script");
     for name in names {
         let path = format!("{dir}/{name}");
         let mode = std::fs::metadata(&path).unwrap().permissions().mode();
@@ -197,15 +192,51 @@ fn frontier_sh_and_compare_builds_sh_were_not_executable() {
     }
 }
 
-/// Every script, for `scripts_answered_help_with_unknown_option`.
-const SCRIPTS: [&str; 6] = [
+/// Every script but `common.sh` (`frontier_sh_and_compare_builds_sh_were_not_executable`
+/// checks that this is all of them).
+const SCRIPTS: [&str; 7] = [
     "compare.sh",
     "compare-builds.sh",
     "frontier.sh",
     "gpu-bench.sh",
     "memory-sensitivity.sh",
     "slurm-array.sh",
+    "versus-peer.sh",
 ];
+
+/// The peer comparison refuses a missing or unreadable peer, arguments without the size's
+/// place, and bad sizes or rounds, before it builds anything.
+#[test]
+fn versus_peer_sh_checks_its_arguments_before_building() {
+    refused("versus-peer.sh", &[], "-p PEER.c is needed");
+    refused(
+        "versus-peer.sh",
+        &["-p", "/no/such/peer.c"],
+        "not a readable file",
+    );
+    let peer = tempfile::NamedTempFile::new().unwrap();
+    let peer = peer.path().to_str().unwrap();
+    refused(
+        "versus-peer.sh",
+        &["-p", peer, "-a", "count 16 -j 1"],
+        "no word N for the size",
+    );
+    refused(
+        "versus-peer.sh",
+        &["-p", peer, "-n", "40"],
+        "invalid board size '40'",
+    );
+    refused(
+        "versus-peer.sh",
+        &["-p", peer, "-R", "0"],
+        "invalid run count '0'",
+    );
+    refused(
+        "versus-peer.sh",
+        &["-p", peer, "stray"],
+        "unexpected argument 'stray'",
+    );
+}
 
 /// Regression: every script answered `--help` with "unknown option --" and exit 2 (getopts
 /// reads `--help` as the option `-`). `--help` is the usage, exit 0; an unknown option, long or

@@ -65,6 +65,51 @@ impl Form {
         right: __m512i,
     ) -> __m512i {
         let zero = _mm512_setzero_si512();
+        let (columns, found) = self.survivors(lanes, open, left, right);
+        let count = |mask: &dyn Fn(usize) -> __m512i| {
+            let mut sum = zero;
+            for (word, &all) in found.iter().enumerate() {
+                let bits = _mm512_and_si512(all, mask(word));
+                sum = _mm512_add_epi32(sum, _mm512_popcnt_epi32(bits));
+            }
+            _mm512_maskz_mov_epi32(lanes, sum)
+        };
+        let ones = _mm512_set1_epi32(-1);
+        let all = count(&|_| ones);
+        if !self.weighted {
+            return _mm512_mullo_epi32(all, _mm512_set1_epi32(self.units[0] as i32));
+        }
+        let last_row = self.placing(&columns, self.last_row_ties, &self.last_row_words);
+        let side = self.placing(&columns, self.side_ties, &self.side_words);
+        let with_last = count(&|w| last_row[w]);
+        let with_side = count(&|w| side[w]);
+        let with_both = count(&|w| _mm512_and_si512(last_row[w], side[w]));
+        // none = all - last - side + both; one = last + side - 2 both.
+        let either = _mm512_add_epi32(with_last, with_side);
+        let none = _mm512_add_epi32(_mm512_sub_epi32(all, either), with_both);
+        let one_tie = _mm512_sub_epi32(either, _mm512_add_epi32(with_both, with_both));
+        let units = |k: usize| _mm512_set1_epi32(self.units[k] as i32);
+        _mm512_add_epi32(
+            _mm512_add_epi32(
+                _mm512_mullo_epi32(none, units(0)),
+                _mm512_mullo_epi32(one_tie, units(1)),
+            ),
+            _mm512_mullo_epi32(with_both, units(2)),
+        )
+    }
+
+    /// The open columns of each lane, lowest first, and the completions as a set of
+    /// permutations, in four words: [`crate::search::finish::survivors`], lane by lane.
+    #[inline]
+    #[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vpopcntdq,gfni")]
+    fn survivors(
+        &self,
+        lanes: u16,
+        open: __m512i,
+        left: __m512i,
+        right: __m512i,
+    ) -> ([__m512i; 5], [__m512i; 4]) {
+        let zero = _mm512_setzero_si512();
         let (blocked_low, blocked_high) = two_halves(&self.blocked_rows);
         // The open columns, lowest first.
         let mut rest = open;
@@ -117,36 +162,7 @@ impl Form {
             }
             all
         });
-        let count = |mask: &dyn Fn(usize) -> __m512i| {
-            let mut sum = zero;
-            for (word, &all) in found.iter().enumerate() {
-                let bits = _mm512_and_si512(all, mask(word));
-                sum = _mm512_add_epi32(sum, _mm512_popcnt_epi32(bits));
-            }
-            _mm512_maskz_mov_epi32(lanes, sum)
-        };
-        let ones = _mm512_set1_epi32(-1);
-        let all = count(&|_| ones);
-        if !self.weighted {
-            return _mm512_mullo_epi32(all, _mm512_set1_epi32(self.units[0] as i32));
-        }
-        let last_row = self.placing(&columns, self.last_row_ties, &self.last_row_words);
-        let side = self.placing(&columns, self.side_ties, &self.side_words);
-        let with_last = count(&|w| last_row[w]);
-        let with_side = count(&|w| side[w]);
-        let with_both = count(&|w| _mm512_and_si512(last_row[w], side[w]));
-        // none = all - last - side + both; one = last + side - 2 both.
-        let either = _mm512_add_epi32(with_last, with_side);
-        let none = _mm512_add_epi32(_mm512_sub_epi32(all, either), with_both);
-        let one_tie = _mm512_sub_epi32(either, _mm512_add_epi32(with_both, with_both));
-        let units = |k: usize| _mm512_set1_epi32(self.units[k] as i32);
-        _mm512_add_epi32(
-            _mm512_add_epi32(
-                _mm512_mullo_epi32(none, units(0)),
-                _mm512_mullo_epi32(one_tie, units(1)),
-            ),
-            _mm512_mullo_epi32(with_both, units(2)),
-        )
+        (columns, found)
     }
 
     /// The permutations, word by word, that put a tie's queen on one of `ties`' columns:
