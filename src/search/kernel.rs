@@ -16,6 +16,8 @@
 //! processor has them (nearly every x86-64 processor since 2013).
 
 use crate::search::finish::{self, ClosedForm, FINISH_ROWS};
+#[cfg(target_arch = "x86_64")]
+use crate::search::lanes;
 
 /// The build of the hot loop this processor counts with: `avx512` (the vector build,
 /// `lanes.rs`), `bmi2` (the second build) or `portable` (what `nqueens bench` reports
@@ -196,9 +198,14 @@ pub fn nodes_with<R: Rules>(board: Subboard, rules: &R) -> u64 {
 fn dispatch<R: Rules, const NODES: bool>(board: Subboard, rules: &R) -> (u64, u64) {
     #[cfg(target_arch = "x86_64")]
     {
-        if !NODES && lanes_available() && crate::search::lanes::suits(board) {
+        if !NODES && lanes_available() && lanes::suits(board.open) {
+            let blocked = std::array::from_fn(|row| rules.blocked(row));
+            let board = [board.open, board.left, board.right];
             // SAFETY: the processor has the features (checked), and the board suits.
-            return (unsafe { crate::search::lanes::count(board, rules) }, 0);
+            return (
+                unsafe { lanes::count(board, &blocked, &rules.closed_form()) },
+                0,
+            );
         }
         if crate::cpu::has_bmi() {
             // SAFETY: the processor has the features the function is compiled for.
@@ -212,7 +219,7 @@ fn dispatch<R: Rules, const NODES: bool>(board: Subboard, rules: &R) -> (u64, u6
 #[cfg(target_arch = "x86_64")]
 fn lanes_available() -> bool {
     static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *AVAILABLE.get_or_init(crate::search::lanes::available)
+    *AVAILABLE.get_or_init(lanes::available)
 }
 
 #[cfg(target_arch = "x86_64")]

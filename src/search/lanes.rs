@@ -20,14 +20,14 @@
 //! A lane on the row above the closed form's tries its squares one a step like any other,
 //! and writes out each board of five rows left; a buffer of those is counted sixteen at a
 //! time by the vector closed form (`finish_lanes.rs`), with the rules' blocked squares and
-//! ties ([`Rules::closed_form`]).
+//! ties (`Rules::closed_form`). The scalar search (`kernel.rs`) calls it with its board and
+//! its rules as plain data: the rows' blocked squares and the closed form's.
 //!
 //! The kernel counts exactly what the scalar search counts, with the same look-ahead and
 //! the same blocked squares, tested against it on random boards and rules.
 
-use crate::search::finish::FINISH_ROWS;
+use crate::search::finish::{ClosedForm, FINISH_ROWS};
 use crate::search::finish_lanes::{self, Form};
-use crate::search::kernel::{Rules, Subboard};
 use std::arch::x86_64::*;
 
 /// Whether this processor runs the vector build: AVX-512 F with CD (a lane's leading
@@ -57,33 +57,31 @@ const MARGIN: u32 = LANE_ROWS as u32;
 /// columns must be off the board or taken.
 const LANE_COLUMNS: u32 = 32 - MARGIN;
 
-/// Whether `board` suits the vector build: a search with more rows than the closed form
-/// and two more (fewer are not worth the set-up), and no open column past
-/// [`LANE_COLUMNS`].
-pub(crate) fn suits(board: Subboard) -> bool {
-    board.rows_left() >= FINISH_ROWS + 3 && board.open >> LANE_COLUMNS == 0
+/// Whether a board with the open columns `open` suits the vector build: a search with more
+/// rows than the closed form and two more (fewer are not worth the set-up), and no open
+/// column past [`LANE_COLUMNS`].
+pub(crate) fn suits(open: u32) -> bool {
+    open.count_ones() >= FINISH_ROWS + 3 && open >> LANE_COLUMNS == 0
 }
 
-/// The summed value of the completions of `board` under `rules`, as the scalar search
-/// counts it.
+/// The summed value of the completions of the board `[open, left, right]` (the columns
+/// still open, and the squares of the next row attacked along the two diagonals, as the
+/// scalar search's `Subboard`), with `blocked[i]` blocked in the i-th row and the last five
+/// rows counted as `form` says: what the scalar search counts under those rules.
 ///
 /// # Safety
 ///
-/// The processor has what [`available`] checks, and `board` [`suits`] the vector build.
+/// The processor has what [`available`] checks, and `open` [`suits`] the vector build.
 #[target_feature(enable = "avx512f,avx512cd,avx512bw,avx512vpopcntdq,gfni,popcnt,bmi1,bmi2,lzcnt")]
-pub(crate) unsafe fn count<R: Rules>(board: Subboard, rules: &R) -> u64 {
-    let rows = board.rows_left() as usize;
+pub(crate) unsafe fn count(board: [u32; 3], blocked: &[u32; 32], form: &ClosedForm) -> u64 {
+    let rows = board[0].count_ones() as usize;
     // The depth of the leaves: each of their free squares leaves exactly five rows.
     let last = rows - FINISH_ROWS as usize - 1;
     // The row the lanes start from: as deep as a lane's packed columns reach from it.
     let start = last.saturating_sub(LANE_ROWS).max(1);
-    let mut blocked = [0u32; 32];
-    for (row, slot) in blocked.iter_mut().enumerate() {
-        *slot = rules.blocked(row);
-    }
-    let mut feeder = Feeder::new(board, &blocked, start);
-    let mut lanes = Lanes::new(&blocked, start, last);
-    let form = Form::new(&rules.closed_form());
+    let mut feeder = Feeder::new(board, blocked, start);
+    let mut lanes = Lanes::new(blocked, start, last);
+    let form = Form::new(form);
     let mut leaves = Leaves::new();
     let mut total = 0u64;
     let mut idle: u16 = u16::MAX;
@@ -118,15 +116,15 @@ struct Feeder<'a> {
 }
 
 impl<'a> Feeder<'a> {
-    fn new(board: Subboard, blocked: &'a [u32; 32], depth: usize) -> Self {
-        let taken = !board.open;
-        let free = !(taken | board.left | board.right | blocked[0]);
+    fn new([open, left, right]: [u32; 3], blocked: &'a [u32; 32], depth: usize) -> Self {
+        let taken = !open;
+        let free = !(taken | left | right | blocked[0]);
         Feeder {
             blocked,
             depth,
             stack: [[0; 4]; 32],
             row: 0,
-            board: [taken, board.left, board.right, free],
+            board: [taken, left, right, free],
         }
     }
 
@@ -428,7 +426,20 @@ impl Leaves {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::kernel::{self, RowBlocks, Unblocked};
+    use crate::search::kernel::{self, RowBlocks, Rules, Subboard, Unblocked};
+
+    /// The vector build's count of `board` under `rules`, as the scalar search calls it.
+    fn vector(board: Subboard, rules: &impl Rules) -> u64 {
+        let blocked = std::array::from_fn(|row| rules.blocked(row));
+        // SAFETY: the callers check `available` and `suits`.
+        unsafe {
+            count(
+                [board.open, board.left, board.right],
+                &blocked,
+                &rules.closed_form(),
+            )
+        }
+    }
 
     /// Every full-symmetry task of n = 8 to 14 (blocked squares and ties) is worth what the
     /// scalar search makes it, split at one to three rows.
@@ -443,9 +454,8 @@ mod tests {
             for depth in 1..=3 {
                 for task in crate::search::full::tasks(n, depth) {
                     let scalar = kernel::search_portable_for_tests(task.board, &*task.rules);
-                    if suits(task.board) {
-                        // SAFETY: checked above.
-                        let vector = unsafe { count(task.board, &*task.rules) };
+                    if suits(task.board.open) {
+                        let vector = vector(task.board, &*task.rules);
                         assert_eq!(vector, scalar, "n {n} depth {depth} {:?}", task.case);
                         vector_tasks += 1;
                     }
@@ -487,7 +497,7 @@ mod tests {
                 }
                 board = board.place(1 << free.trailing_zeros());
             }
-            if !suits(board) {
+            if !suits(board.open) {
                 continue;
             }
             let rows: Vec<u32> = (0..board.rows_left())
@@ -501,11 +511,10 @@ mod tests {
                 .collect();
             let blocks = RowBlocks::new(&rows);
             let scalar = kernel::search_portable_for_tests(board, &blocks);
-            // SAFETY: checked above.
-            let vector = unsafe { count(board, &blocks) };
+            let vector = vector(board, &blocks);
             assert_eq!(vector, scalar, "n {n} board {board:?} rows {rows:?}");
             if round % 2 == 0 {
-                assert_eq!(unsafe { count(board, &Unblocked) }, scalar);
+                assert_eq!(super::tests::vector(board, &Unblocked), scalar);
             }
         }
     }
