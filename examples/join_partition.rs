@@ -62,13 +62,38 @@
 //! (a model of it: `nqueens::join::Traffic`); with `TIMED` = 1, the heaviest east piece's
 //! query timed as `--estimate` times a drawn piece (thread time), its nanoseconds per test
 //! and the bandwidth beyond the cache that asks of one core.
+//!
+//! `join_partition cost N PARTS SEED [PLAIN]`: what a solution costs and where the time goes.
+//! `PARTS` parts drawn as `sample` draws them (0: every part of every task, a whole count),
+//! each counted whole on one thread, timed by its processor time (`Plan::part_cost`): its
+//! solutions, the hot loop's 512-lane tests (a query against a group) and the pairs of
+//! half-boards they test (each test's group's members, 512 or fewer), and its seconds by
+//! step: making the half-boards, the index and the rest, filing the queries, the walk of
+//! groups and queries (timed alone), the hot loop (the walk with it less the walk alone); and
+//! the quarter slices it built (n = 26 on, as if no part before had built them; not in its
+//! seconds). `PLAIN` = 1: each part also counted plainly (`run_part`), before or after by
+//! turns, its value checked equal and its seconds printed. Then a Markdown row: per solution
+//! and per test, each drawn part's figures divided by its odds of being drawn (its weight),
+//! so that their sums estimate the whole count's.
+//!
+//! `join_partition diagonals N...`: for even `N`, every west half-board of every set of rows
+//! enumerated (a search of its own, not the engine's), by whether it holds a queen on the
+//! north-west quarter's cells of the long diagonal r = c and on the south-west quarter's of
+//! r + c = n - 1 (an east half-board is the mirror image of a west one: the same odds for the
+//! north-east quarter's r + c = n - 1 and the south-east's r = c); and the pairs of half-boards
+//! (all sets of rows) the four-fold symmetry of today (reversal and complement of the rows)
+//! and the eight-fold one through the long diagonals (the north-south flip of the rows; east
+//! half-boards kept only with both long diagonals empty; west ones with both empty skipped
+//! where the mirror factor is 0) would test, before any cut, and among the pairs whose long
+//! diagonals do not meet (the index's first two cuts are those diagonals). A Markdown row
+//! per `N`.
 
 use nqueens::join::Plan;
 use std::time::Instant;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | draws N PARTS SEED DRAWS WHOLE | estimate N SECONDS THREADS | largest N TASKS | sizes N [1] | queries N | ways N PARTS SEED SEARCH | traffic N PARTS SEED CACHE_KB TIMED"
+        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | draws N PARTS SEED DRAWS WHOLE | estimate N SECONDS THREADS | largest N TASKS | sizes N [1] | queries N | ways N PARTS SEED SEARCH | traffic N PARTS SEED CACHE_KB TIMED | cost N PARTS SEED [PLAIN] | diagonals N..."
     );
     std::process::exit(2);
 }
@@ -101,7 +126,324 @@ fn main() {
             *cache_kb as u64,
             *timed == 1,
         ),
+        (Some("cost"), [n, parts, seed]) => cost(*n as u32, *parts, *seed as u64, false),
+        (Some("cost"), [n, parts, seed, plain]) => {
+            cost(*n as u32, *parts, *seed as u64, *plain == 1)
+        }
+        (Some("diagonals"), ns) if !ns.is_empty() => diagonals(ns),
         _ => usage(),
+    }
+}
+
+/// `cost N PARTS SEED [PLAIN]` (see the file's head).
+fn cost(n: u32, parts: usize, seed: u64, plain: bool) {
+    let start = Instant::now();
+    let plan = Plan::new(n, 14);
+    let clock = || std::time::Duration::from_secs_f64(thread_seconds());
+    let picked: Vec<(usize, usize)> = if parts == 0 {
+        (0..plan.len())
+            .flat_map(|i| (0..plan.parts(i)).map(move |p| (i, p)))
+            .collect()
+    } else {
+        drawn_parts(&plan, parts, seed)
+    };
+    let all: u128 = (0..plan.len()).map(|i| u128::from(plan.weight(i))).sum();
+    println!(
+        "# n = {n}: plan {:.1} s, {} tasks, {} parts counted",
+        start.elapsed().as_secs_f64(),
+        plan.len(),
+        picked.len()
+    );
+    let head = "n\ttask\tpart\tweight\tsolutions\ttests\tpairs_tested\tseconds\tgeneration\tindex_rest\tqueries\twalk\thot\tslices\tplain";
+    if parts > 0 {
+        println!("{head}");
+    }
+    // Sums of each figure times the part's scale: 1 in a whole count, else its odds' inverse
+    // (the weight of all over the part's, over the parts drawn).
+    let mut sum = Sums::default();
+    for (k, &(i, part)) in picked.iter().enumerate() {
+        let timed_plain = || {
+            let start = thread_seconds();
+            let value = std::hint::black_box(plan.run_part(i, part));
+            (value, thread_seconds() - start)
+        };
+        let (mut plain_value, mut plain_s) = (None, f64::NAN);
+        if plain && k % 2 == 0 {
+            (plain_value, plain_s) = timed_plain().map_first(Some);
+        }
+        let c = plan.part_cost(i, part, &clock);
+        if plain && k % 2 == 1 {
+            (plain_value, plain_s) = timed_plain().map_first(Some);
+        }
+        if let Some(v) = plain_value {
+            assert_eq!(v, c.solutions, "task {i} part {part}");
+        }
+        let weight = plan.part_weight(i, part);
+        let scale = if parts == 0 {
+            1.0
+        } else {
+            all as f64 / weight.max(1) as f64 / picked.len() as f64
+        };
+        sum.add(&c, scale, plain_s);
+        if parts > 0 {
+            println!(
+                "{n}\t{i}\t{part}\t{weight}\t{}\t{}\t{}\t{:.4}\t{:.4}\t{:.4}\t{:.4}\t{:.4}\t{:.4}\t{:.4}\t{plain_s:.4}",
+                c.solutions,
+                c.tests,
+                c.pairs_tested,
+                c.seconds,
+                c.generation,
+                c.seconds - c.generation - c.queries - c.walk - c.hot,
+                c.queries,
+                c.walk,
+                c.hot,
+                c.slices,
+            );
+        }
+    }
+    sum.print(n, picked.len(), parts == 0, start.elapsed().as_secs_f64());
+}
+
+/// `(a, b)` with `f` applied to `a`.
+trait MapFirst<A, B> {
+    fn map_first<C>(self, f: impl FnOnce(A) -> C) -> (C, B);
+}
+
+impl<A, B> MapFirst<A, B> for (A, B) {
+    fn map_first<C>(self, f: impl FnOnce(A) -> C) -> (C, B) {
+        (f(self.0), self.1)
+    }
+}
+
+/// `cost`'s sums, each part's figures times its scale.
+#[derive(Default)]
+struct Sums {
+    solutions: f64,
+    tests: f64,
+    pairs: f64,
+    seconds: f64,
+    generation: f64,
+    queries: f64,
+    walk: f64,
+    hot: f64,
+    slices: f64,
+    plain: f64,
+    exact: u128,
+}
+
+impl Sums {
+    fn add(&mut self, c: &nqueens::join::Cost, scale: f64, plain: f64) {
+        self.solutions += c.solutions as f64 * scale;
+        self.exact += c.solutions;
+        self.tests += c.tests as f64 * scale;
+        self.pairs += c.pairs_tested as f64 * scale;
+        self.seconds += c.seconds * scale;
+        self.generation += c.generation * scale;
+        self.queries += c.queries * scale;
+        self.walk += c.walk * scale;
+        self.hot += c.hot * scale;
+        self.slices += c.slices * scale;
+        self.plain += plain * scale;
+    }
+
+    /// The Markdown table's header and this count's row.
+    fn print(&self, n: u32, parts: usize, whole: bool, wall: f64) {
+        let known = nqueens::known::total(n);
+        let check = match (whole, known) {
+            (true, Some(q)) if q == self.exact => "exact".to_string(),
+            (true, Some(_)) => "WRONG".to_string(),
+            (false, Some(q)) => format!("{:.3} of Q(n)", self.solutions / q as f64),
+            _ => "Q(n) unknown".to_string(),
+        };
+        let sol = self.solutions;
+        let rest = self.seconds - self.generation - self.queries - self.walk - self.hot;
+        let share = |x: f64| format!("{:.1} %", 100.0 * x / self.seconds);
+        let plain = if self.plain.is_nan() {
+            "-".to_string()
+        } else {
+            format!("{:.3}", self.plain / self.seconds)
+        };
+        println!(
+            "# n = {n}: {parts} parts, {wall:.0} s; solutions {sol:.4e} ({check}); seconds {:.4e}, plain counts / measured {plain}",
+            self.seconds
+        );
+        println!(
+            "| n | parts | pairs tested / solution | 512-lane tests / solution | pairs / test | ns / test, hot loop | ns / test, walk + queries + hot | core-ns / solution | outside the hot loop | half-boards | index, rest | queries | walk | slices (not in time) |"
+        );
+        println!("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+        println!(
+            "| {n} | {parts}{} | {:.1} | {:.3} | {:.1} | {:.3} | {:.3} | {:.3} | {} | {} | {} | {} | {} | {} |",
+            if whole { " (all)" } else { "" },
+            self.pairs / sol,
+            self.tests / sol,
+            self.pairs / self.tests,
+            self.hot * 1e9 / self.tests,
+            (self.hot + self.walk + self.queries) * 1e9 / self.tests,
+            self.seconds * 1e9 / sol,
+            share(self.seconds - self.hot),
+            share(self.generation),
+            share(rest),
+            share(self.queries),
+            share(self.walk),
+            share(self.slices),
+        );
+    }
+}
+
+/// `diagonals N...` (see the file's head): a Markdown row per even `N`.
+fn diagonals(ns: &[usize]) {
+    println!(
+        "| n | west half-boards | p: NW holds r = c | p: SW holds r + c = n - 1 | both | neither | pairs with east both empty | 2 (1 - p)^2 | eight-fold / four-fold pairs | the same, long diagonals clear | seconds |"
+    );
+    println!("|---|---|---|---|---|---|---|---|---|---|---|");
+    for &n in ns {
+        assert!(n % 2 == 0 && (4..=24).contains(&n), "even n from 4 to 24");
+        let start = Instant::now();
+        let counts = long_diagonal_census(n as u32);
+        let d = Diagonal::tally(n as u32, &counts);
+        let h: u64 = counts.iter().flatten().sum();
+        let share = |k: &[usize]| k.iter().map(|&f| d.held[f]).sum::<u64>() as f64 / h as f64;
+        let p = share(&[1, 3]);
+        println!(
+            "| {n} | {h} | {p:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {:.4} | {:.1} |",
+            share(&[2, 3]),
+            share(&[3]),
+            share(&[0]),
+            d.east_empty as f64 / d.pairs as f64,
+            2.0 * (1.0 - p) * (1.0 - p),
+            d.eight as f64 / d.four as f64,
+            d.eight as f64 / d.four_clear as f64,
+            start.elapsed().as_secs_f64()
+        );
+    }
+}
+
+/// For each set of rows `t` (bit `r` for row `r`) of an n x n board, its west half-boards
+/// (one queen in each of the west `n / 2` columns, in the rows of `t`, none attacking
+/// another) by flags: 1 when one holds the cell of r = c in the north-west quarter, 2 when
+/// one holds that of r + c = n - 1 in the south-west quarter.
+fn long_diagonal_census(n: u32) -> Vec<[u64; 4]> {
+    let mut counts = vec![[0u64; 4]; 1 << n];
+    let mut census = Census {
+        n,
+        h: n / 2,
+        counts: &mut counts,
+    };
+    census.walk(0, 0, n / 2, [0, 0, 0], 0);
+    counts
+}
+
+/// The search of [`long_diagonal_census`].
+struct Census<'a> {
+    n: u32,
+    h: u32,
+    counts: &'a mut [[u64; 4]],
+}
+
+impl Census<'_> {
+    /// The flag of a queen at `row`, `col`.
+    fn flag(&self, row: u32, col: u32) -> usize {
+        usize::from(row < self.h && col == row)
+            | usize::from(row >= self.h && col + row == self.n - 1) << 1
+    }
+
+    /// Rows `row..` of the placements of `left` more queens, on `rows` so far, with the
+    /// columns `[used, main, anti]` taken in this row (a main diagonal's moves one column up
+    /// a row, an anti's one down) and the `flags` so far.
+    fn walk(&mut self, row: u32, rows: u32, left: u32, [cols, main, anti]: [u64; 3], flags: usize) {
+        let full = (1u64 << self.h) - 1;
+        if left == 1 {
+            // The last queen, in any row from here on: its columns counted at once.
+            for r in row..self.n {
+                let k = r - row;
+                let free = !(cols | main << k | anti >> k) & full;
+                // The one cell of the row on a long diagonal, in the west half.
+                let on = if r < self.h { r } else { self.n - 1 - r };
+                let hit = free >> on & 1;
+                let flag = self.flag(r, on);
+                let count = &mut self.counts[(rows | 1 << r) as usize];
+                count[flags | flag] += hit;
+                count[flags] += u64::from(free.count_ones()) - hit;
+            }
+            return;
+        }
+        if self.n - row > left {
+            self.walk(
+                row + 1,
+                rows,
+                left,
+                [cols, (main << 1) & full, anti >> 1],
+                flags,
+            );
+        }
+        let mut free = !(cols | main | anti) & full;
+        while free != 0 {
+            let bit = free & free.wrapping_neg();
+            free ^= bit;
+            let flags = flags | self.flag(row, bit.trailing_zeros());
+            let next = [cols | bit, ((main | bit) << 1) & full, (anti | bit) >> 1];
+            self.walk(row + 1, rows | 1 << row, left - 1, next, flags);
+        }
+    }
+}
+
+/// `diagonals`' sums over the sets of rows `s` of the east half (the west half on the
+/// others): the half-boards by flags, and the pairs of half-boards of each kind.
+#[derive(Default)]
+struct Diagonal {
+    /// West half-boards by flags ([`long_diagonal_census`]).
+    held: [u64; 4],
+    /// All pairs, and those whose east half-board holds neither long diagonal.
+    pairs: u128,
+    east_empty: u128,
+    /// The pairs the four-fold symmetry tests (one set of each orbit of reversal and
+    /// complement), and those of them whose long diagonals do not meet.
+    four: u128,
+    four_clear: u128,
+    /// The pairs the eight-fold symmetry tests (sets no greater than their reversal; east
+    /// half-boards with both long diagonals empty; west ones with both empty skipped where
+    /// the mirror factor is 0).
+    eight: u128,
+}
+
+impl Diagonal {
+    fn tally(n: u32, counts: &[[u64; 4]]) -> Diagonal {
+        let all = (1u32 << n) - 1;
+        let reverse = |s: u32| s.reverse_bits() >> (32 - n);
+        let mut d = Diagonal::default();
+        for (t, c) in counts.iter().enumerate() {
+            (0..4).for_each(|f| d.held[f] += c[f]);
+            let s = t as u32;
+            if s.count_ones() != n / 2 {
+                continue;
+            }
+            // The east half-boards on `s` are the mirror images of the west ones on `s`:
+            // flag 1 (north-west, r = c) becomes the north-east's r + c = n - 1, flag 2 the
+            // south-east's r = c.
+            let (w, e) = (counts[(all & !s) as usize], c);
+            let (wt, et) = (w.iter().sum::<u64>() as u128, e.iter().sum::<u64>() as u128);
+            d.pairs += wt * et;
+            d.east_empty += wt * e[0] as u128;
+            let r = reverse(s);
+            if s == s.min(r).min(all & !s).min(all & !r) {
+                d.four += wt * et;
+                for (wf, &wc) in w.iter().enumerate() {
+                    for (ef, &ec) in e.iter().enumerate() {
+                        // West r = c (1) meets east r = c (2); west r + c (2), east r + c (1).
+                        if wf & 1 & (ef >> 1) == 0 && (wf >> 1) & ef & 1 == 0 {
+                            d.four_clear += wc as u128 * ec as u128;
+                        }
+                    }
+                }
+            }
+            if s <= r {
+                let agree = !(s ^ r) & all;
+                let skipped = agree != 0 && s >> agree.trailing_zeros() & 1 == 0;
+                let west = wt - if skipped { w[0] as u128 } else { 0 };
+                d.eight += e[0] as u128 * west;
+            }
+        }
+        d
     }
 }
 

@@ -52,6 +52,8 @@ pub(crate) use sampler::splitmix;
 #[doc(hidden)]
 pub use count::simd::instruction_set;
 pub use count::traffic::Traffic;
+#[doc(hidden)]
+pub use count::unit::Cost;
 pub use plan::memory::table_bytes;
 pub use plan::memory::{
     DEFAULT_PIECE, DEVICE_BATCH_BYTES, DEVICE_PIECE, MIN_PIECE, bytes_per_half_board, least_bytes,

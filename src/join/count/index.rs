@@ -234,6 +234,43 @@ impl Index {
         here.total
     }
 
+    /// The pairs of the prepared queries ([`Index::prepare_queries`]) and the indexed
+    /// patterns that share no diagonal: [`Index::count`] after its queries are prepared, for
+    /// a count that times the steps apart (`unit::Costed`).
+    #[inline(always)]
+    pub(in crate::join) fn count_queries(&self) -> u64 {
+        with_chunks!(self.chunking.count(), self.count_prepared())
+    }
+
+    /// The tests (a query against a group) a count of the prepared queries makes: the walk
+    /// alone, without the hot loop, as a count walks it (`unit::Costed` times it).
+    #[inline(always)]
+    pub(in crate::join) fn tests(&self) -> u64 {
+        let mut tally = Tally(0);
+        self.each_pairing(&mut tally);
+        tally.0
+    }
+
+    /// The pairs of half-boards a count of the prepared queries tests: for each test, its
+    /// group's members (512, fewer in a bucket's last group), all of them tested whether or
+    /// not their soft cuts are clear of the query's.
+    pub(in crate::join) fn pairs_tested(&self) -> u64 {
+        let keys = self.keys.expect("index built");
+        let softs = 1usize << keys.soft_count;
+        let mut members = Vec::with_capacity(self.softs.len());
+        for (b, run) in self.starts.windows(2).enumerate() {
+            let mut left = self.bounds[(b + 1) * softs] - self.bounds[b * softs];
+            for _ in run[0]..run[1] {
+                let held = left.min(GROUP_MEMBERS as u32);
+                members.push(u64::from(held));
+                left -= held;
+            }
+        }
+        let mut tested = Tested(members, 0);
+        self.each_pairing(&mut tested);
+        tested.1
+    }
+
     /// Files `patterns` as queries by bucket and works out the row numbers each reads,
     /// `chunks` to a query: what a count reads.
     #[inline(always)]
@@ -408,6 +445,16 @@ impl Pairing for Tally {
     }
 }
 
+/// Adds up the pairs of half-boards each pairing tests, from each group's members
+/// ([`Index::pairs_tested`]).
+struct Tested(Vec<u64>, u64);
+
+impl Pairing for Tested {
+    fn pair(&mut self, group: usize, first: usize, last: usize) {
+        self.1 += self.0[group] * (last - first) as u64;
+    }
+}
+
 impl<const CHUNKS: usize> Pairing for CountHere<'_, CHUNKS> {
     #[inline(always)]
     fn pair(&mut self, group: usize, first: usize, last: usize) {
@@ -507,6 +554,15 @@ mod tests {
                 .sum::<u64>();
             index.build(Portable, &plan, &w);
             assert_eq!(index.count(Portable, &e), expected, "{indexed} x {queried}");
+            // Each test tests its group's members: every pair, where nothing is cut.
+            let (tests, pairs) = (index.tests(), index.pairs_tested());
+            assert!(
+                expected <= pairs && pairs <= 512 * tests,
+                "{pairs}, {tests}"
+            );
+            if indexed <= BUCKET_TARGET {
+                assert_eq!(pairs, (indexed * queried) as u64);
+            }
             assert!(
                 expected > 0 || indexed * queried < 100,
                 "{indexed} x {queried}"

@@ -82,6 +82,82 @@ impl Pairs for Here {
     }
 }
 
+/// What a count of a part cost and where its time went, in seconds of the clock it was
+/// timed by ([`Plan::part_cost`], for `join_partition cost`): a measurement, kept out of
+/// the engine's own counts.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cost {
+    /// The solutions counted (each pair times its layout's multiplicity).
+    pub solutions: u128,
+    /// The hot loop's tests: a query against a group of up to 512 half-boards.
+    pub tests: u64,
+    /// The pairs of half-boards those tests tested: each test's group's members.
+    pub pairs_tested: u64,
+    /// The count's whole time, less the passes that only measure it.
+    pub seconds: f64,
+    /// Making both sides' half-boards (timed in a count that only makes them).
+    pub generation: f64,
+    /// Building the quarter slices the part reads (n = 26 on; timed as the difference of a
+    /// count that built them and one that found them held): not in `seconds`.
+    pub slices: f64,
+    /// Filing the queries by bucket and working out their row numbers.
+    pub queries: f64,
+    /// The walk of groups and runs of queries, timed alone (without the hot loop).
+    pub walk: f64,
+    /// The hot loop: the walk with the hot loop, less the walk alone.
+    pub hot: f64,
+}
+
+/// The pairs counted here, as [`Here`] counts them, with the tests they took and the time
+/// of each step of the east pieces' counts ([`Cost`]); what only measures (a walk that tallies
+/// members) is timed too, for the caller to take off.
+pub(in crate::join) struct Costed<'c> {
+    clock: &'c dyn Fn() -> Duration,
+    pub(in crate::join) cost: Cost,
+    /// The time of the passes a count would not make.
+    pub(in crate::join) untimed: Duration,
+}
+
+impl<'c> Costed<'c> {
+    /// Nothing counted yet, timed by `clock`.
+    pub(in crate::join) fn new(clock: &'c dyn Fn() -> Duration) -> Self {
+        Costed {
+            clock,
+            cost: Cost::default(),
+            untimed: Duration::ZERO,
+        }
+    }
+}
+
+impl Pairs for Costed<'_> {
+    #[inline(always)]
+    fn count<G: Gather>(
+        &mut self,
+        gather: G,
+        index: &mut Index,
+        east: &[u64],
+        multiplicity: u32,
+    ) -> u128 {
+        let clock = self.clock;
+        let start = clock();
+        index.prepare_queries(gather, east);
+        let prepared = clock();
+        let counted = index.count_queries();
+        let hot_done = clock();
+        self.cost.tests += index.tests();
+        let walked = clock();
+        self.cost.pairs_tested += index.pairs_tested();
+        let tallied = clock();
+        let walk = walked.saturating_sub(hot_done);
+        self.cost.queries += prepared.saturating_sub(start).as_secs_f64();
+        self.cost.walk += walk.as_secs_f64();
+        self.cost.hot += (hot_done.saturating_sub(prepared).as_secs_f64()) - walk.as_secs_f64();
+        self.untimed += tallied.saturating_sub(hot_done);
+        u128::from(counted) * u128::from(multiplicity)
+    }
+}
+
 /// A sampler's clock read now, if there is one: `None` costs nothing in a plain count.
 fn now(clock: Option<&dyn Fn() -> Duration>) -> Option<Duration> {
     clock.map(|clock| clock())
@@ -378,6 +454,44 @@ impl Plan {
             })
         })
     }
+
+    /// What part `part` of task `index` costs, counted whole on this thread in `clock`'s
+    /// time ([`Cost`]): its solutions, the hot loop's tests and the pairs they test, and its
+    /// time by step. Making the half-boards is timed as `--estimate` times it
+    /// (`Plan::time_part`), by a count that only makes them (run twice: the first builds
+    /// the part's quarter slices, whose time is the difference); the index and the rest
+    /// are what the count's time leaves.
+    #[doc(hidden)]
+    pub fn part_cost(&self, index: usize, part: usize, clock: &dyn Fn() -> Duration) -> Cost {
+        let table = self.table();
+        let (unit, partition) = self.work(index, part);
+        let west_rows = self.units[unit];
+        let made = || {
+            let mut pieces = Sampler::pieces(clock);
+            let start = clock();
+            self.count_here(table, west_rows, partition, Some(&mut pieces));
+            let took = clock().saturating_sub(start).as_secs_f64();
+            // Each west piece's east side is made again beside it.
+            let wests = pieces.west_pieces.max(1) as f64;
+            let generation =
+                pieces.west_generation.as_secs_f64() + pieces.east_join.as_secs_f64() * wests;
+            (took, generation)
+        };
+        let (cold, _) = made();
+        let (warm, generation) = made();
+        let mut costed = Costed::new(clock);
+        let start = clock();
+        let work = (west_rows, partition, Way::First);
+        let solutions = self.count_with(table, work, None, &mut costed);
+        let took = clock().saturating_sub(start).saturating_sub(costed.untimed);
+        Cost {
+            solutions,
+            seconds: took.as_secs_f64(),
+            generation,
+            slices: (cold - warm).max(0.0),
+            ..costed.cost
+        }
+    }
 }
 
 /// For the device's tests: indexes `west` [`super::index::test_patterns`] and sends its
@@ -399,4 +513,26 @@ pub(crate) fn pairs_of_patterns(west: usize, east: usize, pairs: &mut impl Pairs
     let width = index.rest_width().0;
     pairs.count(gather, &mut index, &east, 1);
     (index.count(gather, &east), width)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A part's cost (`Plan::part_cost`, for `join_partition cost`) counts what the part
+    /// counts, makes the tests its work says, and tests between one and 512 pairs a test.
+    #[test]
+    fn a_part_s_cost_counts_the_part_and_tallies_its_work() {
+        let clock = || Duration::from_nanos(1);
+        for n in [13, 14] {
+            let plan = Plan::new(n, 8).with_piece(64);
+            for index in (0..plan.len()).step_by(9) {
+                let cost = plan.part_cost(index, 0, &clock);
+                assert_eq!(cost.solutions, plan.run_part(index, 0), "n = {n}, {index}");
+                assert_eq!(cost.tests, plan.part_work(index, 0).0, "n = {n}, {index}");
+                let pairs = cost.pairs_tested;
+                assert!(cost.tests <= pairs && pairs <= 512 * cost.tests, "{pairs}");
+            }
+        }
+    }
 }
