@@ -1,9 +1,9 @@
 # shellcheck shell=bash disable=SC2154 # $root is the calling script's
 # What the scripts share, sourced by each before it reads its options: the answer to an
 # option it does not know (--help among them), the checks of their arguments, the build of the
-# release binaries and where cargo put them, one timing, a field of a JSON line, a CSV line,
-# a count with its noun, what a figure needs beside it to be compared (the machine, the build,
-# the date), and the cleanup of whatever a script starts, however it ends.
+# release binaries and where cargo put them, one timing, a median, a field of a JSON line, a
+# CSV line, a count with its noun, what a figure needs beside it to be compared (the machine,
+# the build, the date), and the cleanup of whatever a script starts, however it ends.
 #
 # Each check calls the script's own `bad` (the reason and the usage on stderr, exit 2) when a
 # value is wrong, before anything is built (a build takes minutes).
@@ -221,6 +221,9 @@ seconds_of() {
   end=$(date +%s.%N)
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", b - a }'
 }
+
+# The median of the numbers given.
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # Field NAME of a JSON object on one line (numbers, strings, true/false/null).
 field() { sed -E "s/.*\"$1\":\"?([^,\"}]*)\"?.*/\1/" <<<"$2"; }

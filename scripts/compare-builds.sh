@@ -167,9 +167,6 @@ measure_build() {
   fi
 }
 
-# The median of the numbers given.
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 # Each command once in each build before any timing: both succeed, and print the same results
 # (an estimate samples at random: only its success counts).
 for args in "${commands[@]}"; do

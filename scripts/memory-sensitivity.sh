@@ -86,8 +86,6 @@ summary() {
 # A figure of a summary line ($1): the number before the words $2.
 figure() { sed -E "s|.* ([0-9.]+) $2.*|\1|" <<<"$1"; }
 
-# The median of the numbers given.
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 echo "memory-sensitivity.sh: $(commit_of) · $(cpu_model), $(plural "$(nproc)" core) · $(date -u +%Y-%m-%d) · $(plural "$parts" part) a size, $(plural "$rounds" round), alternated"
 echo

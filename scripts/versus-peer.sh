@@ -102,9 +102,6 @@ nqueens_args() {
   echo "${out[@]}"
 }
 
-# The median of the numbers given.
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 table="| n | peer s (median) | nqueens s (median) | peer / nqueens | range |
 |---:|---:|---:|---:|---|"
 for n in $sizes; do

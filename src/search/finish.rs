@@ -319,6 +319,7 @@ pub fn completions(open: u32, left: u32, right: u32, blocked_rows: impl Fn(u32) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::search::kernel::test_words;
 
     /// Completions of the last rows by plain search, the reference for the closed form.
     fn search(open: u32, left: u32, right: u32, blocked: &[u32]) -> u32 {
@@ -355,14 +356,7 @@ mod tests {
 
     #[test]
     fn closed_form_matches_search_on_pseudo_random_states() {
-        // A small xorshift generator: the test needs variety, not quality.
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = test_words(0x9e37_79b9_7f4a_7c15_u64);
         let mut nonzero = 0;
         for _ in 0..200_000 {
             let width = 5 + (next() % 28) as u32;

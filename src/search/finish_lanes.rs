@@ -219,6 +219,7 @@ fn reverse_bits(x: __m512i) -> __m512i {
 mod tests {
     use super::*;
     use crate::search::finish;
+    use crate::search::kernel::test_words;
 
     /// Sixteen boards at once are worth what the scalar closed form gives each, plain and
     /// with blocked rows and ties, lanes left out worth 0.
@@ -228,13 +229,7 @@ mod tests {
             eprintln!("no AVX-512 with GFNI here: the vector closed form is not tested");
             return;
         }
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = test_words(0x2545_f491_4f6c_dd1d_u64);
         let mut nonzero = 0;
         for round in 0..3000 {
             let mut form = ClosedForm::PLAIN;

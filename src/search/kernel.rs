@@ -228,6 +228,18 @@ unsafe fn search_x86_bmi<R: Rules, const NODES: bool>(board: Subboard, rules: &R
     search::<R, NODES>(board, rules)
 }
 
+/// Random words for the search's tests, a xorshift from `seed` (not zero): the tests need
+/// variety, not quality.
+#[cfg(test)]
+pub(crate) fn test_words(mut seed: u64) -> impl FnMut() -> u64 {
+    move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    }
+}
+
 /// The scalar search alone, for the vector build's tests.
 #[cfg(test)]
 pub(crate) fn search_portable_for_tests<R: Rules>(board: Subboard, rules: &R) -> u64 {
@@ -553,13 +565,7 @@ mod tests {
     #[test]
     fn blocked_search_agrees_with_blocked_recursion() {
         // Pseudo-random blocked squares on boards of 7 to 12 rows.
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = test_words(0x2545_f491_4f6c_dd1d_u64);
         for _ in 0..300 {
             let n = 7 + (next() % 6) as u32;
             let rows: Vec<u32> = (0..n).map(|_| (next() & next() & next()) as u32).collect();

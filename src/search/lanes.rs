@@ -468,16 +468,6 @@ mod tests {
         );
     }
 
-    /// A xorshift sequence from `seed`.
-    fn words(mut seed: u64) -> impl FnMut() -> u64 {
-        move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        }
-    }
-
     /// The vector build counts what the scalar search counts, with blocked squares and
     /// without, on boards of 8 to 13 rows with queens placed in their first rows.
     #[test]
@@ -486,7 +476,7 @@ mod tests {
             eprintln!("no AVX-512 here: the vector build is not tested");
             return;
         }
-        let mut next = words(0x9e37_79b9_7f4a_7c15);
+        let mut next = kernel::test_words(0x9e37_79b9_7f4a_7c15);
         for round in 0..300 {
             let n = 8 + (next() % 6) as u32;
             let mut board = Subboard::empty(n);
