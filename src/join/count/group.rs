@@ -31,11 +31,11 @@ pub(in crate::join) fn fill_group(table: &mut [Row], members: &[u64], chunking: 
     for &bits in chunking.widths() {
         let (rows, rest) = table.split_at_mut(1 << bits);
         table = rest;
-        rows[0] = present;
+        rows[0] = Row(present);
         for v in 1..rows.len() {
-            let from = rows[v & (v - 1)];
+            let from = rows[v & (v - 1)].0;
             let holders = &held[shift + v.trailing_zeros() as usize];
-            for ((word, f), h) in rows[v].iter_mut().zip(from).zip(holders) {
+            for ((word, f), h) in rows[v].0.iter_mut().zip(from).zip(holders) {
                 *word = f & !h;
             }
         }
