@@ -518,14 +518,28 @@ fn memory_sensitivity_sh_left_memory_stream_running_after_ctrl_c() {
             format!("[ -e {d}/stream.pid ] && {{ echo $$ > {d}/join.pid; {beside}; }}\necho alone");
         fake(&release.join("examples/join_partition"), &join);
         std::fs::create_dir(file("tmp")).unwrap();
-        let mut child: Child = Command::new("bash")
+        let mut command = Command::new("bash");
+        command
             .args([&path, "-n", "20", "-p", "1", "-R", "1"])
             .env("NQUEENS_RELEASE", &release)
             .env("TMPDIR", file("tmp"))
             .stdin(Stdio::null())
             .stdout(std::fs::File::create(file("stdout")).unwrap())
             .stderr(std::fs::File::create(file("stderr")).unwrap())
-            .process_group(0)
+            .process_group(0);
+        // The signals this test sends at their default action in the script, whatever this
+        // test was started with: under `nohup` SIGHUP came ignored, bash cannot trap a signal
+        // ignored when it starts, and the script ran on after the test's SIGHUP.
+        // SAFETY: `signal` is async-signal-safe, and nothing else runs between fork and exec.
+        unsafe {
+            command.pre_exec(|| {
+                for signal in [libc::SIGHUP, libc::SIGINT, libc::SIGTERM] {
+                    libc::signal(signal, libc::SIG_DFL);
+                }
+                Ok(())
+            });
+        }
+        let mut child: Child = command
             .spawn()
             .expect("bash cannot start: the script tests need bash");
         let script = child.id();
