@@ -117,6 +117,10 @@ struct Feeder<'d> {
 }
 
 impl Pairs for Feeder<'_> {
+    // Each index's tables go into the batch: one index a west piece, as the device's
+    // batches were sized and measured for.
+    const SWAPS: bool = false;
+
     fn count<G: Gather>(
         &mut self,
         gather: G,

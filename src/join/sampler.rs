@@ -4,6 +4,8 @@
 //! east one by what its query is expected to cost) and its time scaled to the part's
 //! ([`Plan::time_part`]); and the measurements the weights and the draws are fitted to.
 
+use super::count::index::Index;
+use super::count::squeeze::Gather;
 use super::count::traffic::Traffic;
 use super::plan::tasks::{Plan, Table};
 use std::time::Duration;
@@ -28,20 +30,25 @@ pub(super) struct Sampler<'c> {
     /// of a group and a query that the count would test
     /// ([`Index::work`](super::count::index::Index::work)).
     pub(super) east_work: Vec<u64>,
-    /// Likewise, each east piece's half-boards.
+    /// Likewise, each east piece's queries (its half-boards, or the west piece's where the
+    /// east piece is indexed in its place), and the half-boards its own index was built from
+    /// (0 where it is queried against the west piece's).
     pub(super) east_halves: Vec<u64>,
+    pub(super) east_indexed: Vec<u64>,
     /// Whether it weighs them.
     pub(super) weighs: bool,
     /// Where it weighs them with a model of a cache of this many bytes: what each east
     /// piece's count would read, and how much from beyond the cache ([`super::count::traffic`]).
     pub(super) traffic_cache: Option<u64>,
     pub(super) east_traffic: Vec<Traffic>,
-    /// Time generating the west side, all of it; building the picked piece's index; the
+    /// Time generating the west side, all of it; building the picked west piece's index
+    /// (each time an east piece needs it: [`Sampler::west_builds`] times); the
     /// east side's join beside the first west piece (a sampler that only counts pieces) or
     /// the picked one: generating every east piece, and querying the picked one.
     pub(super) west_generation: Duration,
     pub(super) build: Duration,
     pub(super) east_join: Duration,
+    pub(super) west_builds: usize,
 }
 
 impl<'c> Sampler<'c> {
@@ -55,12 +62,14 @@ impl<'c> Sampler<'c> {
             west_sizes: Vec::new(),
             east_work: Vec::new(),
             east_halves: Vec::new(),
+            east_indexed: Vec::new(),
             weighs: false,
             traffic_cache: None,
             east_traffic: Vec::new(),
             west_generation: Duration::ZERO,
             build: Duration::ZERO,
             east_join: Duration::ZERO,
+            west_builds: 0,
         }
     }
 
@@ -88,21 +97,36 @@ impl<'c> Sampler<'c> {
         (self.east_join, self.east_pieces) = (took, pieces);
     }
 
-    /// Records west piece `k`: its half-boards, made in `took`. Returns whether it is
-    /// indexed, and whether the east side is generated beside it.
-    pub(super) fn west_made(
-        &mut self,
-        k: usize,
-        half_boards: usize,
-        took: Duration,
-    ) -> (bool, bool) {
+    /// Records west piece `k`: its half-boards, made in `took`. Returns whether the east
+    /// side is generated beside it.
+    pub(super) fn west_made(&mut self, k: usize, half_boards: usize, took: Duration) -> bool {
         self.west_generation += took;
         if self.pick.is_none() {
             self.west_sizes.push(half_boards as u64);
         }
         match self.pick {
-            None => (false, k == 0),
-            Some((west, _)) => (k == west, k == west),
+            None => k == 0,
+            Some((west, _)) => k == west,
+        }
+    }
+
+    /// Weighs an east piece instead of querying it: the work of `queries` against `index`
+    /// (built from `built` half-boards for this piece alone, or the west piece's), and what
+    /// it would read.
+    #[inline(always)]
+    pub(super) fn weigh_piece<G: Gather>(
+        &mut self,
+        gather: G,
+        index: &mut Index,
+        queries: &[u64],
+        built: usize,
+    ) {
+        self.east_work.push(index.work(gather, queries));
+        self.east_halves.push(queries.len() as u64);
+        self.east_indexed.push(built as u64);
+        if let Some(cache) = self.traffic_cache {
+            self.east_traffic
+                .push(index.traffic(gather, queries, cache));
         }
     }
 
@@ -161,16 +185,18 @@ impl Plan {
         let (west, west_odds) = draw(&pieces.west_sizes, wests, EVEN_SHARE, splitmix(seed));
         let mut weighed = Sampler::weigh(clock, west);
         run(Some(&mut weighed));
-        let (east, east_odds) = draw_east(
-            &weighed.east_work,
-            &weighed.east_halves,
-            easts,
-            splitmix(!seed),
+        let weights = (
+            &weighed.east_work[..],
+            &weighed.east_halves[..],
+            &weighed.east_indexed[..],
         );
-        let (query, build) = time_query(&run, clock, west, east);
+        let (east, east_odds) = draw_east(weights, easts, splitmix(!seed));
+        let query = time_query(&run, clock, west, east);
+        // The west piece's index, built as often as the east pieces needed it in the weighing
+        // pass (which took the same turns as a count: `unit::index_east`).
         let seconds = pieces.west_generation.as_secs_f64()
             + pieces.east_join.as_secs_f64() * wests as f64
-            + build.as_secs_f64() / west_odds
+            + weighed.build.as_secs_f64() / west_odds
             + query / (west_odds * east_odds);
         Duration::from_secs_f64(seconds.max(0.0))
     }
@@ -192,7 +218,7 @@ impl Plan {
         run(Some(&mut weighed));
         (0..weighed.east_work.len())
             .map(|east| {
-                let (query, _) = time_query(&run, clock, 0, east);
+                let query = time_query(&run, clock, 0, east);
                 (weighed.east_work[east], weighed.east_halves[east], query)
             })
             .collect()
@@ -228,7 +254,7 @@ impl Plan {
         east: usize,
         clock: &dyn Fn() -> Duration,
     ) -> f64 {
-        time_query(&self.part_count(index, part), clock, west, east).0
+        time_query(&self.part_count(index, part), clock, west, east)
     }
 
     /// The work of part `part` of task `index`: the pairs of a group and a query its count
@@ -296,23 +322,24 @@ fn time_whole(
     clock().saturating_sub(start)
 }
 
-/// The seconds of querying east piece `east` against west piece `west` in a count `run`
-/// ([`Plan::time_part`]), and of building the west piece's index: the east join with that
-/// piece queried less the same join with none, run just before it. Signed: a difference
-/// that comes out below zero by chance counts as it is, so that the noise of the two times
-/// averages out instead of adding up.
+/// The seconds of joining east piece `east` with west piece `west` in a count `run`
+/// ([`Plan::time_part`]): the east join with that piece joined less the same join with none,
+/// run just before it, and less the west piece's index where the piece needed it built
+/// (counted apart: [`Sampler::build`]); an east piece indexed in the west piece's place
+/// counts its own index. Signed: a difference that comes out below zero by chance counts
+/// as it is, so that the noise of the two times averages out instead of adding up.
 fn time_query(
     run: &impl Fn(Option<&mut Sampler>) -> u128,
     clock: &dyn Fn() -> Duration,
     west: usize,
     east: usize,
-) -> (f64, Duration) {
+) -> f64 {
     let mut made = Sampler::pick(clock, west, usize::MAX);
     run(Some(&mut made));
     let mut pick = Sampler::pick(clock, west, east);
     std::hint::black_box(run(Some(&mut pick)));
-    let query = pick.east_join.as_secs_f64() - made.east_join.as_secs_f64();
-    (query, pick.build)
+    let joined = pick.east_join.saturating_sub(pick.build);
+    joined.as_secs_f64() - made.east_join.as_secs_f64()
 }
 
 /// The share of a west piece's odds in [`draw`] that is the same for every piece: it keeps
@@ -336,14 +363,26 @@ const EVEN_SHARE: f64 = 0.125;
 /// n = 27, whose `rate_spread` it made 7.
 const EAST_TESTS_PER_HALF_BOARD: u64 = 8;
 
-/// An east piece of `pieces` drawn by `random`, and its odds: in proportion to what its
-/// query is expected to cost, in tests: its `work` against the west piece's index and its
-/// `halves` half-boards ([`EAST_TESTS_PER_HALF_BOARD`]), with no even share (an empty piece
-/// is never drawn, unless every piece is empty or the sizes are missing: then all alike).
-fn draw_east(work: &[u64], halves: &[u64], pieces: usize, random: u64) -> (usize, f64) {
-    let costs: Vec<u64> = (work.iter().zip(halves))
-        .map(|(&work, &halves)| {
+/// What building an index costs, in tests a half-board indexed: for an east piece indexed
+/// in its west piece's place ([`draw_east`]). An index of 2^22 random patterns of
+/// n = 28's width took 24-27 ns a half-board to build (`PEXT`; 46 ms filing them by bucket,
+/// 33 ms filling the tables of 320 rows a group), against 2.25 ns a test.
+const BUILD_TESTS_PER_HALF_BOARD: u64 = 11;
+
+/// An east piece of `pieces` drawn by `random` from those a sampler weighed, and its odds:
+/// in proportion to what its join is expected to cost, in tests: its work, its queries
+/// ([`EAST_TESTS_PER_HALF_BOARD`]) and the half-boards indexed for it alone
+/// ([`BUILD_TESTS_PER_HALF_BOARD`]), with no even share (an empty piece is never drawn,
+/// unless every piece is empty or the sizes are missing: then all alike).
+fn draw_east(
+    (work, halves, indexed): (&[u64], &[u64], &[u64]),
+    pieces: usize,
+    random: u64,
+) -> (usize, f64) {
+    let costs: Vec<u64> = (work.iter().zip(halves).zip(indexed))
+        .map(|((&work, &halves), &indexed)| {
             work.saturating_add(halves.saturating_mul(EAST_TESTS_PER_HALF_BOARD))
+                .saturating_add(indexed.saturating_mul(BUILD_TESTS_PER_HALF_BOARD))
         })
         .collect();
     draw(&costs, pieces, 0.0, random)
@@ -457,7 +496,8 @@ mod tests {
         let total: f64 = pieces.iter().map(|&p| time(p)).sum();
         let (work, halves): (Vec<u64>, Vec<u64>) = pieces.iter().copied().unzip();
         for k in 0..1024u64 {
-            let (piece, odds) = draw_east(&work, &halves, pieces.len(), k << 54);
+            let weights = (&work[..], &halves[..], &[0; 7][..]);
+            let (piece, odds) = draw_east(weights, pieces.len(), k << 54);
             let scaled = time(pieces[piece]) / odds;
             assert!(
                 (scaled / total - 1.0).abs() < 0.1,
@@ -479,7 +519,7 @@ mod tests {
         for n in [13, 14] {
             let plan = Plan::new(n, 8).with_piece(64);
             let table = plan.table();
-            let mut many = 0;
+            let (mut many, mut swapped) = (0, 0);
             for index in (0..plan.len()).step_by(7) {
                 let west_rows = plan.west_rows(index, 0);
                 let run = |sampler: Option<&mut Sampler>| {
@@ -513,10 +553,25 @@ mod tests {
                 );
                 assert_eq!(weighed.east_work.len(), pieces.east_pieces);
                 assert_eq!(weighed.east_halves.len(), pieces.east_pieces);
+                // The west piece's index is built once for each run of east pieces queried
+                // against it (between pieces indexed in its place), as a count builds it.
+                let indexed = &weighed.east_indexed;
+                let runs = (0..indexed.len())
+                    .filter(|&k| indexed[k] == 0 && (k == 0 || indexed[k - 1] > 0))
+                    .count();
+                assert_eq!(weighed.west_builds, runs, "n = {n}, task {index}");
+                swapped += indexed.iter().filter(|&&i| i > 0).count();
                 let mut sum = 0;
                 for west in 0..pieces.west_pieces {
-                    for east in 0..pieces.east_pieces {
-                        sum += run(Some(&mut Sampler::pick(&clock, west, east)));
+                    for (east, &built) in indexed.iter().enumerate() {
+                        let mut pick = Sampler::pick(&clock, west, east);
+                        sum += run(Some(&mut pick));
+                        // A pick builds the west piece's index only for a piece queried
+                        // against it: a piece indexed in its place is timed with its own.
+                        if west == pieces.west_pieces - 1 {
+                            let own = usize::from(built == 0);
+                            assert_eq!((pick.west_builds, pick.build.is_zero()), (own, own == 0));
+                        }
                     }
                 }
                 assert_eq!(sum, run(None), "n = {n}, task {index}");
@@ -526,6 +581,7 @@ mod tests {
                 }
             }
             assert!(many > 0, "n = {n}: no unit of many pieces");
+            assert!(swapped > 0, "n = {n}: no east piece indexed");
         }
     }
 

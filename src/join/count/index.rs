@@ -199,11 +199,14 @@ impl Index {
         }
         let groups = self.softs.len();
         let rows = self.chunking.rows();
-        self.tables.clear();
         // Exact: a doubling vector could hold twice what a memory limit allowed for. Every
-        // row is written below; the zeros only make them initialised.
-        self.tables.reserve_exact(groups * rows);
-        self.tables.resize(groups * rows, Row::default());
+        // row is written below; the zeros only make rows past the last build's initialised
+        // (the rows it left are not cleared first: zeroing a full piece's tables, some
+        // 160 MB at n = 28, before filling them was a pass over memory of its own).
+        let len = groups * rows;
+        self.tables.truncate(len);
+        self.tables.reserve_exact(len - self.tables.len());
+        self.tables.resize(len, Row::default());
         for b in 0..1usize << hard {
             let members = &sorted[bounds[b * softs] as usize..bounds[(b + 1) * softs] as usize];
             let first = self.starts[b] as usize;
@@ -423,6 +426,14 @@ impl Index {
     #[cfg(feature = "gpu")]
     pub(crate) fn builds(&self) -> u64 {
         self.builds
+    }
+}
+
+impl Index {
+    /// The half-boards it was built from (for tests).
+    #[cfg(test)]
+    pub(in crate::join) fn len(&self) -> usize {
+        self.sorted.len()
     }
 }
 
