@@ -82,9 +82,10 @@ impl<'c> Sampler<'c> {
         }
     }
 
-    /// A sampler that indexes west piece `west` and makes the east pieces beside it, querying
-    /// none, but working out what each would cost to query ([`Sampler::east_work`]); its
-    /// times are not what a count takes.
+    /// A sampler that makes the east pieces beside west piece `west`, joining none, but
+    /// working out what each join would cost ([`Sampler::east_work`]): it builds the indexes
+    /// a count would (the west piece's as often, timed), and its other times are not what a
+    /// count takes.
     pub(super) fn weigh(clock: &'c dyn Fn() -> Duration, west: usize) -> Self {
         Sampler {
             weighs: true,
@@ -150,14 +151,14 @@ impl Plan {
     /// empty east piece, never drawn, is taken to cost nothing): a west piece by its
     /// half-boards, as a last piece is often a small part of a full one (drawing all pieces
     /// alike made a part's time 0.2 or 1.8 times its own by the luck of the draw); an east
-    /// piece by its work against the west piece's index (`Index::work`) and its half-boards
-    /// (`draw_east`), as east pieces of the same size took from 1.5 to 3.8 s (one partition of
+    /// piece by the work of its join with the west piece (`Index::work`), its queries and
+    /// what it indexes (`draw_east`), as east pieces of the same size took from 1.5 to 3.8 s (one partition of
     /// n = 27, eight pieces) by the cut diagonals their half-boards hold, which left a part's
     /// time 0.45 to 1.5 times its own (the pieces are weighed in a pass of their own, a tenth
-    /// or less of a draw's time). The query's time is the east join beside the picked west
-    /// piece less the same join with no piece queried, run just before it: both come right
-    /// after the west piece's index is built, so that making the east pieces (which the odds
-    /// multiply up) costs the same in both.
+    /// or less of a draw's time). The join's time is the east join beside the picked west
+    /// piece less the same join with no piece joined, run just before it, so that making the
+    /// east pieces (which the odds multiply up) costs the same in both; the west piece's
+    /// index is counted apart, as often as the weighing pass built it (`unit::index_east`).
     pub fn time_part(
         &self,
         index: usize,

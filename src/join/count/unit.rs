@@ -1,6 +1,6 @@
-//! Counting one unit: the west half-boards indexed a piece at a time, the east ones of every
-//! layout counted against each piece; with a [`Sampler`] (`sampler.rs`, for `count
-//! --estimate`), only the pieces it picks, timed.
+//! Counting one unit: the west half-boards a piece at a time, each piece joined with every
+//! east piece of every layout, the larger of the two indexed and the other queried; with a
+//! [`Sampler`] (`sampler.rs`, for `count --estimate`), only the pieces it picks, timed.
 
 use super::half::{Cursor, Part, Place, Side};
 use super::index::Index;
@@ -37,7 +37,7 @@ thread_local! {
 }
 
 /// What the east side of a unit's join borrows of a thread's [`Scratch`]: the unit's layouts,
-/// the west piece's index, and the east side's buffers and quarter slices.
+/// the west piece, the index, and the east side's buffers and quarter slices.
 struct EastJoin<'s, P> {
     jobs: &'s [Job],
     /// The west piece's half-boards, and the cuts an index of either side is built on.
@@ -78,11 +78,58 @@ pub(crate) trait Pairs {
 /// queried against it, rather than the other way round: where it is the larger. An index
 /// cuts its half-boards into buckets of about the same size whatever their number, so the
 /// larger side indexed is cut by more diagonals, and each query of the smaller one meets a
-/// smaller share of it: on 16 parts of n = 26 drawn by seed 11, where a west partition of
-/// 0.2 to 0.9 million half-boards met east pieces of up to 4 million, 0.52 of the tests.
+/// smaller share of it. From n = 26, where a west partition of 0.2 to 0.9 million
+/// half-boards meets east pieces of up to 4 million: 0.70 of the tests at n = 26 and 0.62 at
+/// n = 28, the index's builds included 1.20 and 1.29 times fewer core-ns a solution
+/// (`join_partition cost`, docs/how-it-works.md).
 #[inline(always)]
 fn index_east(west: usize, east: usize) -> bool {
     east > west
+}
+
+/// A west piece as its join with the east pieces holds it: its half-boards, and whether the
+/// thread's index holds them (built when an east piece first needs them, and again after an
+/// east piece took the index's place).
+struct WestPiece<'s> {
+    halves: &'s [u64],
+    cuts: &'s CutPlan,
+    indexed: bool,
+}
+
+impl<'s> WestPiece<'s> {
+    /// The queries of the join of this piece with `east`, `index` built for it: the larger
+    /// of the two is indexed (where `swaps`: [`index_east`]), and the other is returned; and
+    /// the half-boards indexed for `east` alone (0 for the west piece's index). A sampler
+    /// times the builds of the west piece's index, and counts them.
+    #[inline(always)]
+    fn index_for<'q, G: Gather>(
+        &mut self,
+        gather: G,
+        index: &mut Index,
+        east: &'q [u64],
+        swaps: bool,
+        sampler: Option<&mut Sampler>,
+    ) -> (&'q [u64], usize)
+    where
+        's: 'q,
+    {
+        if swaps && index_east(self.halves.len(), east.len()) {
+            index.build(gather, self.cuts, east);
+            self.indexed = false;
+            return (self.halves, east.len());
+        }
+        if !self.indexed {
+            let clock = sampler.as_ref().map(|s| s.clock);
+            let start = now(clock);
+            index.build(gather, self.cuts, self.halves);
+            self.indexed = true;
+            if let Some(s) = sampler {
+                s.build += since(clock, start);
+                s.west_builds += 1;
+            }
+        }
+        (east, 0)
+    }
 }
 
 /// The pairs counted here, in the hot loop ([`Index::count`]).
@@ -342,10 +389,12 @@ impl Plan {
         )
     }
 
-    /// The pairs of the west piece `east.index` holds with every east half-board of the
-    /// unit's layouts that `east_part` keeps, times each layout's multiplicity; and the east
-    /// pieces counted. With a sampler, only the east piece it picks is queried, or none,
-    /// each piece's work weighed instead ([`Sampler::weigh`]) (timed by the caller: the
+    /// The pairs of the west piece `east.west` with every east half-board of the unit's
+    /// layouts that `east_part` keeps, times each layout's multiplicity; and the east pieces
+    /// counted. Each east piece is queried against the west piece's index, or, where it is
+    /// the larger ([`index_east`]), indexed and queried with the west piece. With a sampler,
+    /// only the east piece it picks is joined, or none, each piece's work weighed instead
+    /// ([`Sampler::weigh`]) (timed by the caller: the
     /// east join's time less that of making the pieces, as a clock read beside the count
     /// made the hot loop inlined there a few per cent slower). The east
     /// half-boards of consecutive layouts of one multiplicity (all but the centre queen's on
@@ -375,10 +424,11 @@ impl Plan {
             piece,
         } = east;
         let (mut total, mut east_piece) = (0u128, 0);
-        // Whether `index` holds the west piece: built when a piece first needs it, and again
-        // after an east piece took the index's place.
-        let mut holds_west = false;
-        let clock = sampler.as_ref().map(|s| s.clock);
+        let mut west = WestPiece {
+            halves: west,
+            cuts,
+            indexed: false,
+        };
         halves.clear();
         for (i, &job) in jobs.iter().enumerate() {
             let side = self.side_on(self.east(west_rows, job), table, h, [north, south]);
@@ -398,29 +448,12 @@ impl Plan {
                         Some(s) => (s.queries(east_piece), s.weighs),
                     };
                     if counted || weighed {
-                        // The larger side is indexed: the other one's queries then meet
-                        // buckets cut finer, and test fewer groups (`index_east`).
-                        let swapped = P::SWAPS && index_east(west.len(), halves.len());
-                        let queries: &[u64] = if swapped {
-                            index.build(gather, cuts, halves);
-                            holds_west = false;
-                            west
-                        } else {
-                            if !holds_west {
-                                let start = now(clock);
-                                index.build(gather, cuts, west);
-                                holds_west = true;
-                                if let Some(s) = sampler.as_deref_mut() {
-                                    s.build += since(clock, start);
-                                    s.west_builds += 1;
-                                }
-                            }
-                            halves
-                        };
+                        let swaps = P::SWAPS;
+                        let s = sampler.as_deref_mut();
+                        let (queries, built) = west.index_for(gather, index, halves, swaps, s);
                         if counted {
                             total += pairs.count(gather, index, queries, job.multiplicity);
                         } else if let Some(s) = sampler.as_deref_mut() {
-                            let built = if swapped { halves.len() } else { 0 };
                             s.weigh_piece(gather, index, queries, built);
                         }
                     }
