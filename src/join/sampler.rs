@@ -152,13 +152,14 @@ impl Plan {
     /// half-boards, as a last piece is often a small part of a full one (drawing all pieces
     /// alike made a part's time 0.2 or 1.8 times its own by the luck of the draw); an east
     /// piece by the work of its join with the west piece (`Index::work`), its queries and
-    /// what it indexes (`draw_east`), as east pieces of the same size took from 1.5 to 3.8 s (one partition of
-    /// n = 27, eight pieces) by the cut diagonals their half-boards hold, which left a part's
-    /// time 0.45 to 1.5 times its own (the pieces are weighed in a pass of their own, a tenth
-    /// or less of a draw's time). The join's time is the east join beside the picked west
-    /// piece less the same join with no piece joined, run just before it, so that making the
-    /// east pieces (which the odds multiply up) costs the same in both; the west piece's
-    /// index is counted apart, as often as the weighing pass built it (`unit::index_east`).
+    /// what it indexes (`draw_east`), as east pieces of the same size took from 1.5 to 3.8 s
+    /// (one partition of n = 27, eight pieces) by the cut diagonals their half-boards hold,
+    /// which left a part's time 0.45 to 1.5 times its own (the pieces are weighed in a pass
+    /// of their own, a tenth or less of a draw's time). The join's time is the east join
+    /// beside the picked west piece less the same join with no piece joined, run just before
+    /// it, so that making the east pieces (which the odds multiply up) costs the same in
+    /// both; the west piece's index is counted apart, as often as the weighing pass built it
+    /// (`unit::index_east`).
     pub fn time_part(
         &self,
         index: usize,
