@@ -110,6 +110,9 @@ pub(crate) struct Index {
     /// 16 bits, as a group has at most 2,048 rows, so that they stream past the groups'
     /// tables in half the bytes (`hot.rs`).
     rows: Vec<u16>,
+    /// Every number in `rows` is below this: the rows of the chunking they were made for
+    /// (`Index::query_rows_with`, which alone writes them, checks it).
+    rows_below: usize,
     /// How many times it was built (`Index::builds`, for a device's copy).
     #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
     builds: u64,
@@ -232,7 +235,17 @@ impl Index {
     /// indexed bucket ([`Index::each_pairing`]).
     #[inline(always)]
     fn count_prepared<const CHUNKS: usize>(&self) -> u64 {
-        let mut here = CountHere::<CHUNKS>::new(&self.tables, &self.rows, self.chunking.rows());
+        let per_group = self.chunking.rows();
+        // The rows were made for this chunking (or one with no more rows): `count_queries`
+        // after a build without `prepare_queries` would be a bug, refused here.
+        assert!(
+            self.rows_below <= per_group,
+            "queries prepared for another index"
+        );
+        // SAFETY: every row number is below `rows_below` (`query_rows_with`), so below the
+        // rows of every group's table.
+        let mut here =
+            unsafe { CountHere::<CHUNKS>::trusting(&self.tables, &self.rows, per_group) };
         self.each_pairing(&mut here);
         here.total
     }
@@ -302,9 +315,20 @@ impl Index {
     #[inline(always)]
     fn query_rows_with<const CHUNKS: usize>(&mut self) {
         let places = self.chunking.places::<CHUNKS>();
+        let rows = self.chunking.rows();
         // Every row number fits the 16 bits it is kept in (a group has at most 2,048 rows):
-        // checked once, as a number cut short would still be a row, the wrong one.
-        assert!(self.chunking.rows() <= 1 << 16, "row numbers past 16 bits");
+        // checked once, as a number cut short would still be a row, the wrong one. And
+        // every one is below the table's rows, as a chunk's numbers run from its first row
+        // to its first row plus its mask: checked per chunk here, not per number, as the
+        // hot loop reads them unchecked (`CountHere::trusting`).
+        assert!(rows <= 1 << 16, "row numbers past 16 bits");
+        assert!(
+            places
+                .iter()
+                .all(|&(_, mask, first)| u64::from(first) + mask < rows as u64),
+            "a chunk's rows past its group's table"
+        );
+        self.rows_below = rows;
         self.rows.clear();
         for &q in &self.queries {
             for (shift, mask, first) in places {
@@ -483,6 +507,22 @@ mod tests {
     use super::*;
     use crate::join::count::hot::GROUPS_AT_ONCE;
     use crate::join::count::squeeze::Portable;
+
+    /// The hot loop reads the queries' row numbers unchecked, bounded by the chunking they
+    /// were made for: counting them against an index rebuilt with fewer rows since is
+    /// refused, not read past its tables.
+    #[test]
+    #[should_panic(expected = "queries prepared for another index")]
+    fn queries_prepared_for_a_wider_index_are_refused() {
+        let mut index = Index::default();
+        let wide = CutPlan::new(Shape::new(20));
+        index.build(Portable, &wide, &test_patterns(3000, 7));
+        let before = index.chunking.rows();
+        index.prepare_queries(Portable, &test_patterns(100, 11));
+        index.build(Portable, &CutPlan::new(Shape::new(8)), &[0b1, 0b10, 0b100]);
+        assert!(index.chunking.rows() < before, "{before}");
+        index.count_queries();
+    }
 
     /// The work of a query ([`Index::work`], what `--estimate` draws east pieces by) is the
     /// groups it is tested against: every group for a query that holds no diagonal, no
