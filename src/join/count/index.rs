@@ -215,7 +215,7 @@ impl Index {
             let first = self.starts[b] as usize;
             for (g, group) in members.chunks(GROUP_MEMBERS).enumerate() {
                 let table = &mut self.tables[(first + g) * rows..][..rows];
-                fill_group(table, group, &self.chunking);
+                fill_group(gather, table, group, &self.chunking);
             }
         }
         self.sorted = sorted;
@@ -330,10 +330,16 @@ impl Index {
         );
         self.rows_below = rows;
         self.rows.clear();
-        for &q in &self.queries {
-            for (shift, mask, first) in places {
-                self.rows
-                    .push((first + ((q >> shift) & mask) as u32) as u16);
+        self.rows.resize(self.queries.len() * CHUNKS, 0);
+        // Into place, `CHUNKS` to a query: without a push's check of the capacity per
+        // number, the loop is unrolled whole.
+        for (&q, out) in self
+            .queries
+            .iter()
+            .zip(self.rows.chunks_exact_mut(CHUNKS.max(1)))
+        {
+            for (row, (shift, mask, first)) in out.iter_mut().zip(places) {
+                *row = (first + ((q >> shift) & mask) as u32) as u16;
             }
         }
     }

@@ -34,6 +34,27 @@ impl Gather for Bmi2 {
     }
 }
 
+/// Proof that the processor has what the AVX-512 build enables (AVX-512 F, BW and
+/// VPOPCNTDQ, GFNI, and all that [`Bmi2`] proves): made only in this file, after the
+/// run-time check. Its gather splits with `PEXT` and transposes with AVX-512.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy, Debug)]
+pub(in crate::join) struct Avx512(Bmi2);
+
+#[cfg(target_arch = "x86_64")]
+impl Gather for Avx512 {
+    #[inline(always)]
+    fn split(self, squeeze: &Squeeze, pattern: u64) -> (usize, u64) {
+        self.0.split(squeeze, pattern)
+    }
+
+    #[inline(always)]
+    fn transpose(self, block: &mut [u64; 64]) {
+        // SAFETY: an `Avx512` exists only where the processor has AVX-512 F and BW.
+        unsafe { super::group::transpose_avx512(block) }
+    }
+}
+
 /// One build of the unit count, checked against the processor: only this file makes one.
 #[derive(Clone, Copy, Debug)]
 pub(in crate::join) struct Build(Isa);
@@ -44,12 +65,12 @@ enum Isa {
     /// AVX2 and BMI2.
     #[cfg(target_arch = "x86_64")]
     Avx2(Bmi2),
-    /// AVX-512 (F, VPOPCNTDQ), GFNI, AVX2 and BMI2. GFNI turns the bit reversals that read
+    /// AVX-512 (F, BW, VPOPCNTDQ), GFNI, AVX2 and BMI2. GFNI turns the bit reversals that read
     /// the quarter table as the other quarters into one instruction each (odd boards, whose
     /// half-boards are generated for many layouts, counted 12 % faster at n = 19); every
     /// processor with VPOPCNTDQ but one has it.
     #[cfg(target_arch = "x86_64")]
-    Avx512(Bmi2),
+    Avx512(Avx512),
 }
 
 /// The instruction set the join engine's hot loop runs on this processor: `avx512`, `avx2`
@@ -68,8 +89,8 @@ impl Build {
             use std::is_x86_feature_detected as has;
             if crate::cpu::has_bmi() && has!("avx2") {
                 let bmi2 = Bmi2(());
-                if has!("avx512f") && has!("avx512vpopcntdq") && has!("gfni") {
-                    builds.push(Build(Isa::Avx512(bmi2)));
+                if has!("avx512f") && has!("avx512bw") && has!("avx512vpopcntdq") && has!("gfni") {
+                    builds.push(Build(Isa::Avx512(Avx512(bmi2))));
                 }
                 builds.push(Build(Isa::Avx2(bmi2)));
             }
@@ -104,18 +125,18 @@ impl Build {
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2(bmi2) => unsafe { run_avx2(bmi2, work) },
             #[cfg(target_arch = "x86_64")]
-            Isa::Avx512(bmi2) => unsafe { run_avx512(bmi2, work) },
+            Isa::Avx512(avx512) => unsafe { run_avx512(avx512, work) },
         }
     }
 }
 
 /// # Safety
 ///
-/// The processor has AVX-512 F and VPOPCNTDQ, GFNI, AVX2, POPCNT, BMI1, BMI2 and LZCNT.
+/// The processor has AVX-512 F, BW and VPOPCNTDQ, GFNI, AVX2, POPCNT, BMI1, BMI2 and LZCNT.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2,avx512f,avx512vpopcntdq,gfni")]
-unsafe fn run_avx512<W: WithGather>(bmi2: Bmi2, work: W) -> u128 {
-    work.run(bmi2)
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2,avx512f,avx512bw,avx512vpopcntdq,gfni")]
+unsafe fn run_avx512<W: WithGather>(avx512: Avx512, work: W) -> u128 {
+    work.run(avx512)
 }
 
 /// # Safety

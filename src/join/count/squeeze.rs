@@ -90,10 +90,17 @@ impl Squeeze {
     }
 }
 
-/// How a pattern's bits are gathered into a bucket number and a rest.
+/// How a build moves bits: a pattern's gathered into a bucket number and a rest, and a block
+/// of 64 patterns turned into the members that hold each bit (`group.rs`).
 pub(crate) trait Gather: Copy {
     /// (bucket, rest) of `pattern`: see [`Squeeze::split_portable`].
     fn split(self, squeeze: &Squeeze, pattern: u64) -> (usize, u64);
+
+    /// Transposes a 64 x 64 bit matrix in place ([`super::group::transpose`]).
+    #[inline(always)]
+    fn transpose(self, block: &mut [u64; 64]) {
+        super::group::transpose(block);
+    }
 }
 
 /// Gathers one bit at a time: runs on every processor.
