@@ -36,7 +36,8 @@ impl Gather for Bmi2 {
 
 /// Proof that the processor has what the AVX-512 build enables (AVX-512 F, BW and
 /// VPOPCNTDQ, GFNI, and all that [`Bmi2`] proves): made only in this file, after the
-/// run-time check. Its gather splits with `PEXT` and transposes with AVX-512.
+/// run-time check. Its gather splits with `PEXT`, and transposes and writes half-boards out
+/// with AVX-512.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
 pub(in crate::join) struct Avx512(Bmi2);
@@ -52,6 +53,12 @@ impl Gather for Avx512 {
     fn transpose(self, block: &mut [u64; 64]) {
         // SAFETY: an `Avx512` exists only where the processor has AVX-512 F and BW.
         unsafe { super::group::transpose_avx512(block) }
+    }
+
+    #[inline(always)]
+    fn append_clear(self, key: u64, pattern: u64, souths: &[[u64; 2]], out: &mut Vec<u64>) {
+        // SAFETY: an `Avx512` exists only where the processor has AVX-512 F.
+        unsafe { super::half::append_clear_avx512(key, pattern, souths, out) }
     }
 }
 

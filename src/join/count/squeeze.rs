@@ -90,8 +90,9 @@ impl Squeeze {
     }
 }
 
-/// How a build moves bits: a pattern's gathered into a bucket number and a rest, and a block
-/// of 64 patterns turned into the members that hold each bit (`group.rs`).
+/// How a build moves bits: a pattern's gathered into a bucket number and a rest, a block of
+/// 64 patterns turned into the members that hold each bit (`group.rs`), and half-boards
+/// written out where their quarters fit (`half.rs`).
 pub(crate) trait Gather: Copy {
     /// (bucket, rest) of `pattern`: see [`Squeeze::split_portable`].
     fn split(self, squeeze: &Squeeze, pattern: u64) -> (usize, u64);
@@ -100,6 +101,13 @@ pub(crate) trait Gather: Copy {
     #[inline(always)]
     fn transpose(self, block: &mut [u64; 64]) {
         super::group::transpose(block);
+    }
+
+    /// Appends a north entry's half-boards beside the south entries it fits to `out`
+    /// ([`super::half::append_clear`]).
+    #[inline(always)]
+    fn append_clear(self, key: u64, pattern: u64, souths: &[[u64; 2]], out: &mut Vec<u64>) {
+        super::half::append_clear(key, pattern, souths, out);
     }
 }
 

@@ -331,8 +331,14 @@ impl Plan {
         loop {
             west_buf.clear();
             let start = now(clock);
-            let west_done =
-                west.fill::<PARTED>(west_buf, west_souths, piece, &mut west_at, west_part);
+            let west_done = west.fill::<G, PARTED>(
+                gather,
+                west_buf,
+                west_souths,
+                piece,
+                &mut west_at,
+                west_part,
+            );
             let east_generated = match sampler.as_deref_mut() {
                 None => true,
                 Some(s) => s.west_made(west_piece, west_buf.len(), since(clock, start)),
@@ -437,7 +443,8 @@ impl Plan {
                 .get(i + 1)
                 .is_none_or(|next| next.multiplicity != job.multiplicity);
             loop {
-                let done = side.fill::<PARTED>(halves, souths, piece, &mut at, east_part);
+                let done =
+                    side.fill::<G, PARTED>(gather, halves, souths, piece, &mut at, east_part);
                 // A full piece, or the last layout of this multiplicity: count them.
                 if !done || last_of_its_multiplicity {
                     // One call of the count for a plain count and a sampler's query alike:

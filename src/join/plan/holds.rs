@@ -186,6 +186,7 @@ mod tests {
     use super::*;
     use crate::join::count::half::{Cursor, Part};
     use crate::join::count::quarter::Quarter;
+    use crate::join::count::squeeze::Portable;
     use crate::join::plan::tasks::Plan;
 
     /// The odds of holding each of the first eight cuts follow the share of a side's real
@@ -210,7 +211,14 @@ mod tests {
                     let side = plan.side(place, north, south);
                     let (mut out, mut souths, mut at) = (Vec::new(), Vec::new(), Cursor::default());
                     // One piece holds the whole side.
-                    side.fill::<false>(&mut out, &mut souths, usize::MAX, &mut at, Part::Whole);
+                    side.fill::<_, false>(
+                        Portable,
+                        &mut out,
+                        &mut souths,
+                        usize::MAX,
+                        &mut at,
+                        Part::Whole,
+                    );
                     if out.len() < 200 {
                         return;
                     }

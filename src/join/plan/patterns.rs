@@ -318,6 +318,7 @@ mod tests {
     use super::*;
     use crate::join::count::half::{Cursor, Part};
     use crate::join::count::quarter::Quarter;
+    use crate::join::count::squeeze::Portable;
     use crate::join::plan::cuts::CutPlan;
     use crate::join::plan::holds::board_rows;
     use crate::join::plan::tasks::Plan;
@@ -353,7 +354,14 @@ mod tests {
                 let south = whole.rows(place.south.table_rows(h, place.south_rows));
                 let side = plan.side(place, north, south);
                 let (mut out, mut souths, mut at) = (Vec::new(), Vec::new(), Cursor::default());
-                side.fill::<false>(&mut out, &mut souths, usize::MAX, &mut at, Part::Whole);
+                side.fill::<_, false>(
+                    Portable,
+                    &mut out,
+                    &mut souths,
+                    usize::MAX,
+                    &mut at,
+                    Part::Whole,
+                );
                 if out.len() < min {
                     return;
                 }

@@ -12,7 +12,7 @@ use super::shares::Shares;
 use super::tasks::{Plan, Table};
 use crate::join::binomial::binomial;
 use crate::join::count::half::{Cursor, Part, Place, Side};
-use crate::join::count::squeeze::MAX_CUTS;
+use crate::join::count::squeeze::{MAX_CUTS, Portable};
 use crate::join::shape::{Diagonals, Shape};
 
 impl Plan {
@@ -305,7 +305,8 @@ pub(in crate::join) fn side_halves(side: &Side, part: Part) -> u64 {
     let mut total = 0;
     loop {
         out.clear();
-        let done = side.fill::<true>(&mut out, &mut souths, 1 << 20, &mut cursor, part);
+        let done =
+            side.fill::<_, true>(Portable, &mut out, &mut souths, 1 << 20, &mut cursor, part);
         total += out.len() as u64;
         if done {
             return total;
