@@ -1,4 +1,4 @@
-//! The instruction-set builds of the unit count and their one dispatch: AVX-512 (with
+//! The instruction-set builds of the unit count and their one dispatch: AVX-512 (with BW,
 //! VPOPCNTDQ and GFNI), AVX2 and portable. The processor is checked once, when a plan is made
 //! ([`Build::best`]); the builds that gather bits with BMI2's `PEXT` carry the proof of that
 //! check ([`Bmi2`]), so no safe code reaches an instruction the processor lacks.
