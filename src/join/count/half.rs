@@ -333,6 +333,22 @@ impl Side<'_> {
         false
     }
 
+    /// Every half-board of this side, made in one piece (for the plan's tests).
+    #[cfg(test)]
+    pub(in crate::join) fn all_patterns(&self) -> Vec<u64> {
+        let (mut out, mut souths, mut at) = (Vec::new(), Vec::new(), Cursor::default());
+        let portable = super::squeeze::Portable;
+        self.fill::<_, false>(
+            portable,
+            &mut out,
+            &mut souths,
+            usize::MAX,
+            &mut at,
+            Part::Whole,
+        );
+        out
+    }
+
     /// An upper bound of the half-boards of this side (pairs of quarter entries).
     pub(in crate::join) fn bound(&self) -> u64 {
         let k = self.place.north_rows.count_ones();

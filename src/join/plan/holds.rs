@@ -184,9 +184,7 @@ fn queen_at(n: u32, r: u32, c: u32) -> Diagonals {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::join::count::half::{Cursor, Part};
     use crate::join::count::quarter::Quarter;
-    use crate::join::count::squeeze::Portable;
     use crate::join::plan::tasks::Plan;
 
     /// The odds of holding each of the first eight cuts follow the share of a side's real
@@ -209,16 +207,7 @@ mod tests {
                     let north = whole.rows(place.north.table_rows(h, place.north_rows));
                     let south = whole.rows(place.south.table_rows(h, place.south_rows));
                     let side = plan.side(place, north, south);
-                    let (mut out, mut souths, mut at) = (Vec::new(), Vec::new(), Cursor::default());
-                    // One piece holds the whole side.
-                    side.fill::<_, false>(
-                        Portable,
-                        &mut out,
-                        &mut souths,
-                        usize::MAX,
-                        &mut at,
-                        Part::Whole,
-                    );
+                    let out = side.all_patterns();
                     if out.len() < 200 {
                         return;
                     }

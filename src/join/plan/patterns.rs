@@ -316,9 +316,7 @@ pub(in crate::join) fn independent(held: &[u64]) -> Vec<f32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::join::count::half::{Cursor, Part};
     use crate::join::count::quarter::Quarter;
-    use crate::join::count::squeeze::Portable;
     use crate::join::plan::cuts::CutPlan;
     use crate::join::plan::holds::board_rows;
     use crate::join::plan::tasks::Plan;
@@ -353,15 +351,7 @@ mod tests {
                 let north = whole.rows(place.north.table_rows(h, place.north_rows));
                 let south = whole.rows(place.south.table_rows(h, place.south_rows));
                 let side = plan.side(place, north, south);
-                let (mut out, mut souths, mut at) = (Vec::new(), Vec::new(), Cursor::default());
-                side.fill::<_, false>(
-                    Portable,
-                    &mut out,
-                    &mut souths,
-                    usize::MAX,
-                    &mut at,
-                    Part::Whole,
-                );
+                let out = side.all_patterns();
                 if out.len() < min {
                     return;
                 }
