@@ -119,7 +119,7 @@ mod tests {
     fn a_fault_at_one_place_of_the_tables_makes_the_two_ways_disagree() {
         struct StuckBit;
         impl Pairs for StuckBit {
-            fn count<G: crate::join::count::squeeze::Gather>(
+            fn count<G: crate::join::count::bits::Gather>(
                 &mut self,
                 gather: G,
                 index: &mut crate::join::count::index::Index,

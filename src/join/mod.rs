@@ -46,7 +46,7 @@ mod shape;
 #[cfg(all(test, feature = "gpu"))]
 pub(crate) use count::unit::pairs_of_patterns;
 #[cfg(feature = "gpu")]
-pub(crate) use count::{index::Index, squeeze::Gather, unit::Pairs, walk::Pairing};
+pub(crate) use count::{bits::Gather, index::Index, unit::Pairs, walk::Pairing};
 pub(crate) use sampler::splitmix;
 
 #[doc(hidden)]

@@ -4,8 +4,8 @@
 //! east one by what its query is expected to cost) and its time scaled to the part's
 //! ([`Plan::time_part`]); and the measurements the weights and the draws are fitted to.
 
+use super::count::bits::Gather;
 use super::count::index::Index;
-use super::count::squeeze::Gather;
 use super::count::traffic::Traffic;
 use super::plan::tasks::{Plan, Table};
 use std::time::Duration;

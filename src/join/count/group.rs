@@ -2,9 +2,9 @@
 //! patterns' rests, the members that hold none of that value's diagonals (what `index.rs`
 //! builds and the hot loop, `hot.rs`, reads).
 
+use super::bits::Gather;
 use super::chunking::Chunking;
 use super::hot::{GROUP, Row};
-use super::squeeze::Gather;
 
 /// Writes the table of one group of `members` (at most 512) into `table`.
 #[inline(always)]
@@ -49,27 +49,7 @@ pub(in crate::join) fn fill_group<G: Gather>(
     }
 }
 
-/// Transposes a 64 x 64 bit matrix in place: afterwards bit `i` of word `b` is what bit `b`
-/// of word `i` was. Six rounds, each swapping the off-diagonal quarters of blocks half as
-/// wide as the round before.
-#[inline(always)]
-pub(in crate::join) fn transpose(a: &mut [u64; 64]) {
-    let mut width = 32usize;
-    let mut mask: u64 = 0x0000_0000_ffff_ffff;
-    while width != 0 {
-        let mut k = 0usize;
-        while k < 64 {
-            let t = ((a[k] >> width) ^ a[k + width]) & mask;
-            a[k] ^= t << width;
-            a[k + width] ^= t;
-            k = (k + width + 1) & !width;
-        }
-        width >>= 1;
-        mask ^= mask << width;
-    }
-}
-
-/// [`transpose`] with AVX-512 (F and BW), some 130 instructions against some 1,300: the
+/// [`transpose`](super::bits::transpose) with AVX-512 (F and BW), some 130 instructions against some 1,300: the
 /// words' bytes are regrouped so that one vector holds byte `j` of all 64 words, and a
 /// byte-wise test of each of its 8 bits gives 64 bits of one row of the transpose at once.
 /// (The scalar rounds were 2/3 of a group's table built in the first-level cache, and some
@@ -126,6 +106,7 @@ pub(in crate::join) unsafe fn transpose_avx512(a: &mut [u64; 64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::join::count::bits::transpose;
 
     #[test]
     #[cfg(target_arch = "x86_64")]
@@ -153,19 +134,6 @@ mod tests {
             // SAFETY: AVX-512 F and BW were detected above.
             unsafe { transpose_avx512(&mut a) };
             assert_eq!(a, rounds, "round {round}");
-        }
-    }
-
-    #[test]
-    fn transpose_swaps_rows_and_columns() {
-        let mut next = crate::join::count::hot::test_words(0x1234_5678_9abc_def1);
-        let mut a: [u64; 64] = std::array::from_fn(|_| next());
-        let original = a;
-        transpose(&mut a);
-        for (b, column) in a.iter().enumerate() {
-            for (i, row) in original.iter().enumerate() {
-                assert_eq!((column >> i) & 1, (row >> b) & 1, "bit {b} of row {i}");
-            }
         }
     }
 }

@@ -2,34 +2,9 @@
 //! beside a south one on the other columns, written out as the patterns of diagonals the
 //! other side can reach.
 
+use super::bits::{Gather, append_clear};
 use super::quarter::{Rows, View};
-use super::squeeze::Gather;
 use crate::join::shape::{Diagonals, Shape};
-
-/// Appends `pattern | s[1]` to `out` for each `s` of `souths` whose key `s[0]` is clear of
-/// `key`, in order: a north entry's half-boards beside the south entries it fits (the
-/// portable build's [`Gather::append_clear`]).
-#[inline(always)]
-pub(in crate::join) fn append_clear(
-    key: u64,
-    pattern: u64,
-    souths: &[[u64; 2]],
-    out: &mut Vec<u64>,
-) {
-    // Written without a branch on the data: every candidate is stored, and the end moves
-    // past it only when it fits.
-    out.reserve(souths.len());
-    let slots = &mut out.spare_capacity_mut()[..souths.len()];
-    let mut kept = 0;
-    for &[south_key, south_pattern] in souths.iter() {
-        slots[kept].write(pattern | south_pattern);
-        kept += usize::from(key & south_key == 0);
-    }
-    // SAFETY: the first `kept` spare slots were written just above (each candidate writes
-    // the slot at `kept` before `kept` moves past it), and `reserve` made room for all of
-    // them.
-    unsafe { out.set_len(out.len() + kept) };
-}
 
 /// [`append_clear`] with AVX-512 F, eight south entries a step: their keys tested at once,
 /// the fitting ones' patterns compressed to the front of a vector and stored whole (the
@@ -337,7 +312,7 @@ impl Side<'_> {
     #[cfg(test)]
     pub(in crate::join) fn all_patterns(&self) -> Vec<u64> {
         let (mut out, mut souths, mut at) = (Vec::new(), Vec::new(), Cursor::default());
-        let portable = super::squeeze::Portable;
+        let portable = super::bits::Portable;
         self.fill::<_, false>(
             portable,
             &mut out,

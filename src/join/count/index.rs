@@ -2,10 +2,11 @@
 //! and stored bit-sliced, and the walk of the groups and runs of the other side's half-boards
 //! that can pair, which the hot loop (`hot.rs`) counts.
 
+use super::bits::Gather;
 use super::chunking::Chunking;
 use super::group::fill_group;
 use super::hot::{CountHere, GROUP, Row};
-use super::squeeze::{Gather, Keys};
+use super::keys::Keys;
 use super::traffic::{Model, Traffic};
 use super::walk::{Pairing, SOFT_CUTS, Walk, block_bits, tile_bits};
 use crate::join::plan::cuts::{CutPlan, Way};
@@ -465,8 +466,8 @@ impl<const CHUNKS: usize> Pairing for CountHere<'_, CHUNKS> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::join::count::bits::Portable;
     use crate::join::count::hot::GROUPS_AT_ONCE;
-    use crate::join::count::squeeze::Portable;
 
     /// The hot loop reads the queries' row numbers unchecked, bounded by the chunking they
     /// were made for: counting them against an index rebuilt with fewer rows since is

@@ -1,16 +1,18 @@
 //! The join's count: the pairs of compatible half-boards of a task's units, and nothing
 //! else. The quarter table and its views (`quarter`), half-boards made from pairs of its
 //! entries (`half`), a unit joined piece by piece, east against west (`unit`); one side's
-//! half-boards filed in buckets and bit-sliced groups (`index`, `squeeze`, `chunking`,
-//! `group`), the walk of the groups and runs of queries that can pair (`walk`), and the hot
-//! loop that counts them (`hot`), built for each instruction set (`simd`); and a model of
+//! half-boards filed in buckets and bit-sliced groups (`index`, `keys`, `squeeze`,
+//! `chunking`, `group`), the walk of the groups and runs of queries that can pair (`walk`), and the hot
+//! loop that counts them (`hot`), built for each instruction set (`simd`, `bits`); and a model of
 //! the walk's memory traffic, for its measurements (`traffic`).
 
+pub(super) mod bits;
 pub(super) mod chunking;
 pub(super) mod group;
 pub(super) mod half;
 pub(super) mod hot;
 pub(super) mod index;
+pub(super) mod keys;
 pub(super) mod quarter;
 pub(super) mod simd;
 pub(super) mod squeeze;

@@ -3,7 +3,8 @@
 //! ([`Build::best`]); the builds that gather bits with BMI2's `PEXT` carry the proof of that
 //! check ([`Bmi2`]), so no safe code reaches an instruction the processor lacks.
 
-use super::squeeze::{Gather, Portable, Squeeze};
+use super::bits::{Gather, Portable};
+use super::squeeze::Squeeze;
 
 /// Work that a build runs with its bit gather: a unit's count ([`Build::run`]). This file
 /// knows only the gather; the work (`unit.rs`) is inlined into each build.

@@ -1,10 +1,7 @@
 //! Gathering a pattern's cut bits into a bucket number and squeezing the rest together: the
 //! split every half-board goes through when it is indexed or queried, one bit at a time here
-//! ([`Portable`]) or with BMI2's `PEXT` (`Bmi2` in `simd.rs`, made only after checking the
-//! processor); and the bucket of a pattern an index files it in ([`Keys`]), its hard and soft
-//! cuts.
-
-use crate::join::plan::cuts::CutPlan;
+//! (`Portable` in `bits.rs`) or with BMI2's `PEXT` (`Bmi2` in `simd.rs`, made only after
+//! checking the processor).
 
 /// The most bucket bits (central diagonals) a piece is filed by: enough for pieces of 2^28
 /// half-boards at 256 a bucket. (At 12, pieces past 2^20 got no more cuts, and larger
@@ -90,85 +87,6 @@ impl Squeeze {
     /// How many bits a rest has.
     pub(in crate::join) fn rest_width(&self) -> u32 {
         self.rest_mask.count_ones()
-    }
-}
-
-/// The bucket of a pattern: its hard cuts (squeezed out of the rest; a query skips the
-/// indexed buckets that hold one of its own) above its soft cuts (kept in the rest; they
-/// only order a hard bucket's members, so that its groups are filled whole and a query skips
-/// a group when no member's soft cuts are clear of its own).
-#[derive(Clone, Copy)]
-pub(in crate::join) struct Keys {
-    pub(in crate::join) hard: Squeeze,
-    soft: Squeeze,
-    pub(in crate::join) soft_count: usize,
-}
-
-impl Keys {
-    pub(in crate::join) fn new(plan: &CutPlan, hard: usize, soft: usize) -> Keys {
-        let hard_positions = &plan.order[..hard];
-        let hard_squeeze = Squeeze::dropping(hard_positions, plan.dropped, plan.width);
-        // A soft cut's place in the rest: below it, the hard cuts and the dropped bits are
-        // squeezed out.
-        let mut soft_positions = [0u32; MAX_CUTS];
-        for (place, &p) in soft_positions
-            .iter_mut()
-            .zip(&plan.order[hard..hard + soft])
-        {
-            let below = (1u64 << p) - 1;
-            *place = p - (!hard_squeeze.rest_mask & below).count_ones();
-        }
-        Keys {
-            soft: Squeeze::from_positions(&soft_positions[..soft], hard_squeeze.rest_width()),
-            hard: hard_squeeze,
-            soft_count: soft,
-        }
-    }
-
-    /// (bucket, rest): the hard cuts' bits above the soft cuts' bits, and the pattern without
-    /// its hard cuts and the bits a partition fixes ([`CutPlan::dropped`](crate::join::plan::cuts::CutPlan)).
-    #[inline(always)]
-    pub(in crate::join) fn split<G: Gather>(&self, gather: G, pattern: u64) -> (usize, u64) {
-        let (hard, rest) = gather.split(&self.hard, pattern);
-        let (soft, _) = gather.split(&self.soft, rest);
-        ((hard << self.soft_count) | soft, rest)
-    }
-
-    /// How many buckets: hard and soft.
-    pub(in crate::join) fn buckets(&self) -> usize {
-        1 << (self.hard.count + self.soft_count)
-    }
-}
-
-/// How a build moves bits: a pattern's gathered into a bucket number and a rest, a block of
-/// 64 patterns turned into the members that hold each bit (`group.rs`), and half-boards
-/// written out where their quarters fit (`half.rs`).
-pub(crate) trait Gather: Copy {
-    /// (bucket, rest) of `pattern`: see [`Squeeze::split_portable`].
-    fn split(self, squeeze: &Squeeze, pattern: u64) -> (usize, u64);
-
-    /// Transposes a 64 x 64 bit matrix in place ([`super::group::transpose`]).
-    #[inline(always)]
-    fn transpose(self, block: &mut [u64; 64]) {
-        super::group::transpose(block);
-    }
-
-    /// Appends a north entry's half-boards beside the south entries it fits to `out`
-    /// ([`super::half::append_clear`]).
-    #[inline(always)]
-    fn append_clear(self, key: u64, pattern: u64, souths: &[[u64; 2]], out: &mut Vec<u64>) {
-        super::half::append_clear(key, pattern, souths, out);
-    }
-}
-
-/// Gathers one bit at a time: runs on every processor.
-#[derive(Clone, Copy, Debug)]
-pub(in crate::join) struct Portable;
-
-impl Gather for Portable {
-    #[inline(always)]
-    fn split(self, squeeze: &Squeeze, pattern: u64) -> (usize, u64) {
-        squeeze.split_portable(pattern)
     }
 }
 

@@ -2,10 +2,10 @@
 //! east piece of every layout, the larger of the two indexed and the other queried; with a
 //! [`Sampler`] (`sampler.rs`, for `count --estimate`), only the pieces it picks, timed.
 
+use super::bits::Gather;
 use super::half::{Cursor, Part, Place, Side};
 use super::index::Index;
 use super::simd::WithGather;
-use super::squeeze::Gather;
 use crate::join::plan::cuts::{CutPlan, Way};
 use crate::join::plan::layout::{Job, jobs_of};
 use crate::join::plan::memory::longest_run;
@@ -318,15 +318,13 @@ impl Plan {
         } = scratch;
         jobs_of(self.shape, &self.layouts, west_rows, jobs);
         let west = self.side_on(self.west(west_rows), table, h, [west_north, west_south]);
-        let mut total = 0u128;
-        let mut west_at = Cursor::default();
+        let (mut total, mut west_at) = (0u128, Cursor::default());
         // A side's buffer holds a piece and at most one run of south entries more.
         for buffer in [&mut *west_buf, &mut *east_buf] {
             buffer.clear();
             buffer.reserve_exact(piece + longest_run(h));
         }
-        let clock = sampler.as_ref().map(|s| s.clock);
-        let mut west_piece = 0;
+        let (clock, mut west_piece) = (sampler.as_ref().map(|s| s.clock), 0);
         // Without closures: they would not inherit the target features of this build.
         loop {
             west_buf.clear();
@@ -573,7 +571,7 @@ impl Plan {
 /// of its rests.
 #[cfg(all(test, feature = "gpu"))]
 pub(crate) fn pairs_of_patterns(west: usize, east: usize, pairs: &mut impl Pairs) -> (u64, u32) {
-    let gather = super::squeeze::Portable;
+    let gather = super::bits::Portable;
     let (west, east) = (
         super::index::test_patterns(west, 0x9e37_79b9_7f4a_7c15 + west as u64),
         super::index::test_patterns(east, 0x2545_f491_4f6c_dd1d + east as u64),

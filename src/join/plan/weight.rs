@@ -11,8 +11,9 @@ use super::patterns::west_patterns;
 use super::shares::Shares;
 use super::tasks::{Plan, Table};
 use crate::join::binomial::binomial;
+use crate::join::count::bits::Portable;
 use crate::join::count::half::{Cursor, Part, Place, Side};
-use crate::join::count::squeeze::{MAX_CUTS, Portable};
+use crate::join::count::squeeze::MAX_CUTS;
 use crate::join::shape::{Diagonals, Shape};
 
 impl Plan {
