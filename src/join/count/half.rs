@@ -25,8 +25,10 @@ pub(in crate::join) unsafe fn append_clear_avx512(
     use std::arch::x86_64::*;
     let steps = souths.chunks_exact(8);
     let tail = steps.remainder();
-    // Room for every candidate and a whole vector past the last kept one.
-    out.reserve(souths.len() + 8);
+    // Room for every candidate, as the portable loop asks: no more, as a side's buffer is
+    // reserved for a piece and one run of candidates exactly (more would double it). A
+    // step's whole vector stays within it (below).
+    out.reserve(souths.len());
     let start = out.len();
     let base = out.as_mut_ptr();
     let (keys_of, patterns_of) = (
@@ -52,7 +54,8 @@ pub(in crate::join) unsafe fn append_clear_avx512(
         let clear = _mm512_testn_epi64_mask(keys, every_key);
         let fitting = _mm512_maskz_compress_epi64(clear, _mm512_or_si512(patterns, every_pattern));
         // SAFETY: `kept` is at most `start` plus the entries seen before this step, so the
-        // eight words from it lie within the room reserved above.
+        // eight words from it end at most at `start` plus the entries seen after it, within
+        // the room reserved above (a step is eight whole entries).
         unsafe { _mm512_storeu_si512(base.add(kept).cast(), fitting) };
         kept += clear.count_ones() as usize;
     }
@@ -372,10 +375,15 @@ mod tests {
                 let held: Vec<u64> = (0..len % 5).map(|_| next()).collect();
                 let mut portable = held.clone();
                 append_clear(key, pattern, &souths, &mut portable);
-                let mut vector = held.clone();
+                // Room for exactly what the portable loop may write: a buffer reserved for
+                // a piece and one run is not grown (a growth doubles a piece's memory).
+                let mut vector = Vec::with_capacity(held.len() + souths.len());
+                vector.extend_from_slice(&held);
+                let room = vector.capacity();
                 // SAFETY: AVX-512 F was detected above.
                 unsafe { append_clear_avx512(key, pattern, &souths, &mut vector) };
                 assert_eq!(vector, portable, "{len} entries, keys {sparse}");
+                assert_eq!(vector.capacity(), room, "{len} entries: the buffer grew");
                 let fitting = souths.iter().filter(|s| s[0] & key == 0).count();
                 assert_eq!(portable.len(), held.len() + fitting);
             }
