@@ -139,7 +139,7 @@ impl Pairs for Feeder<'_> {
         index.each_pairing(&mut Collect(&mut self.pairings));
         // What the piece adds, in words: its index's tables unless the batch holds them, its
         // rests, and its runs (at most one per pairing and per item's worth of queries).
-        let table_words = index.tables().len() * 16;
+        let table_words = index.tables(gather).len() * 16;
         let rest_words = 2 * index.query_rests().len();
         let queries = self.pairings.iter().map(|&(_, f, l)| (l - f) as usize);
         let run_words = 2 * (self.pairings.len() + queries.sum::<usize>() / ITEM_QUERIES as usize);
@@ -173,7 +173,7 @@ impl Pairs for Feeder<'_> {
                 let first = (self.batch.tables.len() / 16) as u32;
                 self.batch
                     .tables
-                    .extend_from_slice(bytemuck::cast_slice(index.tables()));
+                    .extend_from_slice(bytemuck::cast_slice(index.tables(gather)));
                 self.current = Some((index.builds(), first));
                 first
             }

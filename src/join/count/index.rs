@@ -3,9 +3,9 @@
 //! that can pair, which the hot loop (`hot.rs`) counts.
 
 use super::bits::Gather;
+use super::blocks::{BlockCount, Groups};
 use super::chunking::Chunking;
-use super::group::fill_group;
-use super::hot::{CountHere, GROUP, Row};
+use super::hot::{GROUP, Row};
 use super::keys::Keys;
 use super::traffic::{Model, Traffic};
 use super::walk::{Pairing, SOFT_CUTS, Walk, block_bits, tile_bits};
@@ -16,12 +16,12 @@ use crate::join::shape::Shape;
 /// Calls `receiver.method::<C>()` for `C` the number of chunks `count` says: a constant for
 /// the compiler, so that the loops over a query's chunks are unrolled.
 macro_rules! with_chunks {
-    ($count:expr, $receiver:ident . $method:ident ()) => {
-        with_chunks!(@arms $count, $receiver, $method, 1, 2, 3, 4, 5, 6, 7, 8)
+    ($count:expr, $receiver:ident . $method:ident ($($arg:expr),*)) => {
+        with_chunks!(@arms $count, $receiver, $method, ($($arg),*), 1, 2, 3, 4, 5, 6, 7, 8)
     };
-    (@arms $count:expr, $receiver:ident, $method:ident, $($c:literal),*) => {
+    (@arms $count:expr, $receiver:ident, $method:ident, $args:tt, $($c:literal),*) => {
         match $count {
-            $($c => $receiver.$method::<$c>(),)*
+            $($c => $receiver.$method::<$c> $args,)*
             _ => unreachable!("patterns are at most 64 bits wide, in at most 8 chunks"),
         }
     };
@@ -43,7 +43,8 @@ const GROUP_MEMBERS: usize = 64 * GROUP;
 /// `v`, [`Chunking`]): the members that hold none of the diagonals of `v`. A query counts its partners in a group by
 /// ANDing one row per chunk and counting the bits. The rows a query reads have the same
 /// numbers in every group, so they are worked out once per query ([`Index::count`]), not
-/// once per group visited.
+/// once per group visited. A count makes the tables a block of buckets at a time, as its
+/// walk reaches them (`blocks.rs`); a device takes them whole (`Index::tables`).
 #[derive(Default)]
 pub(crate) struct Index {
     keys: Option<Keys>,
@@ -53,8 +54,15 @@ pub(crate) struct Index {
     starts: Vec<u32>,
     /// For each group, the soft cut values its members have, as bits.
     softs: Vec<u32>,
-    /// Group `g`'s table is `tables[g * rows..][..rows]`, `rows = chunking.rows()`.
+    /// Group `g`'s members are `sorted[group_first[g]..group_first[g + 1]]`.
+    group_first: Vec<u32>,
+    /// The tables of the block a count filled last, `rows = chunking.rows()` a group; or
+    /// every group's (`tables[g * rows..][..rows]`) where `whole` names this build.
     tables: Vec<Row>,
+    whole: Option<u64>,
+    /// A vector lane stuck at zero in every table made (`blocks::Groups::stuck`).
+    #[cfg(test)]
+    stuck: Option<usize>,
     /// Scratch: patterns' rests sorted by bucket, with bucket bounds.
     sorted: Vec<u64>,
     bounds: Vec<u32>,
@@ -139,6 +147,7 @@ impl Index {
         self.starts.clear();
         self.starts.push(0);
         self.softs.clear();
+        self.group_first.clear();
         for b in 0..1usize << hard {
             // The bounds of the hard bucket's soft buckets, in member order.
             let soft_bounds = &bounds[b * softs..=(b + 1) * softs];
@@ -152,27 +161,13 @@ impl Index {
                     .filter(|(_, w)| w[0] < w[1] && w[0] < last && w[1] > first)
                     .fold(0u32, |m, (v, _)| m | 1 << v);
                 self.softs.push(present);
+                self.group_first.push(first);
             }
             self.starts.push(self.softs.len() as u32);
         }
-        let groups = self.softs.len();
-        let rows = self.chunking.rows();
-        // Exact: a doubling vector could hold twice what a memory limit allowed for. Every
-        // row is written below; the zeros only make rows past the last build's initialised
-        // (the rows it left are not cleared first: zeroing a full piece's tables, some
-        // 160 MB at n = 28, before filling them was a pass over memory of its own).
-        let len = groups * rows;
-        self.tables.truncate(len);
-        self.tables.reserve_exact(len - self.tables.len());
-        self.tables.resize(len, Row::default());
-        for b in 0..1usize << hard {
-            let members = &sorted[bounds[b * softs] as usize..bounds[(b + 1) * softs] as usize];
-            let first = self.starts[b] as usize;
-            for (g, group) in members.chunks(GROUP_MEMBERS).enumerate() {
-                let table = &mut self.tables[(first + g) * rows..][..rows];
-                fill_group(gather, table, group, &self.chunking);
-            }
-        }
+        // Buckets lie end to end in `sorted`, and so do their groups.
+        self.group_first.push(sorted.len() as u32);
+        self.whole = None;
         self.sorted = sorted;
         self.bounds = bounds;
         self.keys = Some(keys);
@@ -183,13 +178,14 @@ impl Index {
     #[inline(always)]
     pub(in crate::join) fn count<G: Gather>(&mut self, gather: G, patterns: &[u64]) -> u64 {
         self.prepare_queries(gather, patterns);
-        with_chunks!(self.chunking.count(), self.count_prepared())
+        with_chunks!(self.chunking.count(), self.count_prepared(gather))
     }
 
     /// The pairs of the prepared queries ([`Index::prepare_queries`]), indexed bucket by
-    /// indexed bucket ([`Index::each_pairing`]).
+    /// indexed bucket ([`Index::each_pairing`]), each block's tables made as the walk
+    /// reaches it.
     #[inline(always)]
-    fn count_prepared<const CHUNKS: usize>(&self) -> u64 {
+    fn count_prepared<const CHUNKS: usize>(&mut self, gather: impl Gather) -> u64 {
         let per_group = self.chunking.rows();
         // The rows were made for this chunking (or one with no more rows): `count_queries`
         // after a build without `prepare_queries` would be a bug, refused here.
@@ -197,20 +193,36 @@ impl Index {
             self.rows_below <= per_group,
             "queries prepared for another index"
         );
+        let mut tables = std::mem::take(&mut self.tables);
         // SAFETY: every row number is below `rows_below` (`query_rows_with`), so below the
         // rows of every group's table.
-        let mut here =
-            unsafe { CountHere::<CHUNKS>::trusting(&self.tables, &self.rows, per_group) };
-        self.each_pairing(&mut here);
-        here.total
+        let mut count = unsafe {
+            BlockCount::<_, CHUNKS>::trusting(gather, self.groups(), &mut tables, &self.rows)
+        };
+        self.each_pairing(&mut count);
+        let total = count.total;
+        self.tables = tables;
+        self.whole = None;
+        total
+    }
+
+    /// The index's groups, as their tables are made from them.
+    fn groups(&self) -> Groups<'_> {
+        Groups {
+            members: &self.sorted,
+            first: &self.group_first,
+            chunking: &self.chunking,
+            #[cfg(test)]
+            stuck: self.stuck,
+        }
     }
 
     /// The pairs of the prepared queries ([`Index::prepare_queries`]) and the indexed
     /// patterns that share no diagonal: [`Index::count`] after its queries are prepared, for
     /// a count that times the steps apart (`unit::Costed`).
     #[inline(always)]
-    pub(in crate::join) fn count_queries(&self) -> u64 {
-        with_chunks!(self.chunking.count(), self.count_prepared())
+    pub(in crate::join) fn count_queries<G: Gather>(&mut self, gather: G) -> u64 {
+        with_chunks!(self.chunking.count(), self.count_prepared(gather))
     }
 
     /// The tests (a query against a group) a count of the prepared queries makes: the walk
@@ -226,17 +238,8 @@ impl Index {
     /// group's members (512, fewer in a bucket's last group), all of them tested whether or
     /// not their soft cuts are clear of the query's.
     pub(in crate::join) fn pairs_tested(&self) -> u64 {
-        let keys = self.keys.expect("index built");
-        let softs = 1usize << keys.soft_count;
-        let mut members = Vec::with_capacity(self.softs.len());
-        for (b, run) in self.starts.windows(2).enumerate() {
-            let mut left = self.bounds[(b + 1) * softs] - self.bounds[b * softs];
-            for _ in run[0]..run[1] {
-                let held = left.min(GROUP_MEMBERS as u32);
-                members.push(u64::from(held));
-                left -= held;
-            }
-        }
+        let members = self.group_first.windows(2);
+        let members = members.map(|w| u64::from(w[1] - w[0])).collect();
         let mut tested = Tested(members, 0);
         self.each_pairing(&mut tested);
         tested.1
@@ -304,7 +307,8 @@ impl Index {
     fn walk(&self) -> Walk<'_> {
         let keys = self.keys.expect("index built");
         let hard = keys.hard.count;
-        let block = block_bits(hard, self.tables.len() * std::mem::size_of::<Row>());
+        let tables = self.softs.len() * self.chunking.rows() * std::mem::size_of::<Row>();
+        let block = block_bits(hard, tables);
         // What `query_rows_with` makes of the prepared queries (a tally reads only their rests).
         let row_bytes = self.queries.len() * self.chunking.count() * std::mem::size_of::<u16>();
         Walk {
@@ -378,32 +382,29 @@ impl Index {
     /// bucket): the bits of its rows past them are clear.
     #[cfg(feature = "gpu")]
     pub(crate) fn group_members(&self, group: usize) -> usize {
-        let keys = self.keys.expect("index built");
-        // The hard bucket the group is in, its groups from `starts[bucket]` on.
-        let bucket = self
-            .starts
-            .partition_point(|&start| start as usize <= group)
-            - 1;
-        let softs = 1usize << keys.soft_count;
-        let members = self.bounds[(bucket + 1) * softs] - self.bounds[bucket * softs];
-        let before = (group - self.starts[bucket] as usize) * GROUP_MEMBERS;
-        (members as usize - before).min(GROUP_MEMBERS)
+        (self.group_first[group + 1] - self.group_first[group]) as usize
     }
 
-    /// The groups' tables, [`Index::rows_per_group`] rows a group, each row 512 bits.
+    /// Every group's table, [`Index::rows_per_group`] rows a group, each row 512 bits: made
+    /// whole once a build, for a device, which takes them all in its batch.
     #[cfg(feature = "gpu")]
-    pub(crate) fn tables(&self) -> &[Row] {
-        &self.tables
+    pub(crate) fn tables(&mut self, gather: impl Gather) -> &[Row] {
+        let len = self.softs.len() * self.chunking.rows();
+        if self.whole != Some(self.builds) {
+            let mut tables = std::mem::take(&mut self.tables);
+            self.groups().fill(gather, &mut tables, 0..self.softs.len());
+            self.tables = tables;
+            self.whole = Some(self.builds);
+        }
+        &self.tables[..len]
     }
 
-    /// Clears bit `bit` of the first row of every group's table, as a lane of a vector
-    /// unit stuck at zero would: for the tests of the checks that catch such a fault.
+    /// Clears bit `bit` of the first row of every group's table from now on, as a lane of
+    /// a vector unit stuck at zero would: for the tests of the checks that catch such a
+    /// fault.
     #[cfg(test)]
     pub(in crate::join) fn clear_table_bit_for_test(&mut self, bit: usize) {
-        let rows = self.chunking.rows();
-        for row in self.tables.iter_mut().step_by(rows) {
-            row.0[bit / 64] &= !(1 << (bit % 64));
-        }
+        self.stuck = Some(bit);
     }
 
     /// How many times this index has been built: a device that holds a copy of its tables
@@ -451,18 +452,6 @@ impl Pairing for Tested {
     }
 }
 
-impl<const CHUNKS: usize> Pairing for CountHere<'_, CHUNKS> {
-    #[inline(always)]
-    fn pair(&mut self, group: usize, first: usize, last: usize) {
-        self.count(&[group], first, last);
-    }
-
-    #[inline(always)]
-    fn pair_groups(&mut self, groups: &[usize], first: usize, last: usize) {
-        self.count(groups, first, last);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -482,7 +471,7 @@ mod tests {
         index.prepare_queries(Portable, &test_patterns(100, 11));
         index.build(Portable, &CutPlan::new(Shape::new(8)), &[0b1, 0b10, 0b100]);
         assert!(index.chunking.rows() < before, "{before}");
-        index.count_queries();
+        index.count_queries(Portable);
     }
 
     /// The work of a query ([`Index::work`], what `--estimate` draws east pieces by) is the
@@ -557,7 +546,9 @@ mod tests {
         // From a few groups to a few hundred (tables of megabytes: the allocator's large
         // blocks), rebuilt in place.
         for members in [600, 30000, 200000, 5000] {
-            index.build(Portable, &plan, &test_patterns(members, members as u64));
+            let patterns = test_patterns(members, members as u64);
+            index.build(Portable, &plan, &patterns);
+            index.count(Portable, &patterns);
             let start = index.tables.as_ptr() as usize;
             assert!(
                 index.tables.len() > 100,
@@ -569,7 +560,8 @@ mod tests {
     }
 
     /// The index (hard and soft cuts, groups, chunk rows, the hot loop) counts what a plain
-    /// loop over every pair counts, from one bucket to thousands of half-boards a side.
+    /// loop over every pair counts, from one bucket to thousands of half-boards a side, and
+    /// to tables made in several blocks.
     #[test]
     fn the_index_counts_the_pairs_a_plain_loop_counts() {
         let plan = CutPlan::new(Shape::new(20));
@@ -581,6 +573,7 @@ mod tests {
             (700, 900),
             (5000, 3000),
             (30000, 500),
+            (200_000, 300),
         ] {
             let w = test_patterns(indexed, 0x9e37_79b9_7f4a_7c15 + indexed as u64);
             let e = test_patterns(queried, 0x2545_f491_4f6c_dd1d + queried as u64);
@@ -599,6 +592,9 @@ mod tests {
             if indexed <= BUCKET_TARGET {
                 assert_eq!(pairs, (indexed * queried) as u64);
             }
+            // The largest makes its tables a block at a time, in several blocks.
+            let walk = index.walk();
+            assert!(indexed < 200_000 || walk.block < walk.hard, "{indexed}");
             assert!(
                 expected > 0 || indexed * queried < 100,
                 "{indexed} x {queried}"
@@ -660,7 +656,7 @@ mod tests {
                 &test_patterns(indexed, 0x51 + indexed as u64),
             );
             let rows = index.rows_per_group();
-            let groups = index.tables().len() / rows;
+            let groups = index.tables(Portable).len() / rows;
             let mut total = 0;
             for g in 0..groups {
                 let members = index.group_members(g);
@@ -675,7 +671,7 @@ mod tests {
                     held if held >= 64 => u64::MAX,
                     held => (1u64 << held) - 1,
                 };
-                for row in &index.tables()[g * rows..][..rows] {
+                for row in &index.tables(Portable)[g * rows..][..rows] {
                     for (w, &word) in row.0.iter().enumerate() {
                         assert_eq!(word & !allowed(w), 0, "{indexed}: group {g}, {members}");
                     }

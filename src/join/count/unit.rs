@@ -40,9 +40,8 @@ thread_local! {
 /// the west piece, the index, and the east side's buffers and quarter slices.
 struct EastJoin<'s, P> {
     jobs: &'s [Job],
-    /// The west piece's half-boards, and the cuts an index of either side is built on.
-    west: &'s [u64],
-    cuts: &'s CutPlan,
+    /// The west piece, not yet indexed.
+    west: WestPiece<'s>,
     index: &'s mut Index,
     halves: &'s mut Vec<u64>,
     souths: &'s mut Vec<[u64; 2]>,
@@ -97,6 +96,15 @@ struct WestPiece<'s> {
 }
 
 impl<'s> WestPiece<'s> {
+    /// The west piece `halves`, an index of either side built on `cuts`: not indexed yet.
+    fn new(halves: &'s [u64], cuts: &'s CutPlan) -> Self {
+        WestPiece {
+            halves,
+            cuts,
+            indexed: false,
+        }
+    }
+
     /// The queries of the join of this piece with `east`, `index` built for it: the larger
     /// of the two is indexed (where `swaps`: [`index_east`]), and the other is returned; and
     /// the half-boards indexed for `east` alone (0 for the west piece's index). A sampler
@@ -209,7 +217,7 @@ impl Pairs for Costed<'_> {
         let start = clock();
         index.prepare_queries(gather, east);
         let prepared = clock();
-        let counted = index.count_queries();
+        let counted = index.count_queries(gather);
         let hot_done = clock();
         self.cost.tests += index.tests();
         let walked = clock();
@@ -345,8 +353,7 @@ impl Plan {
                 let start = now(clock);
                 let east = EastJoin {
                     jobs,
-                    west: west_buf,
-                    cuts: &cuts,
+                    west: WestPiece::new(west_buf, &cuts),
                     index,
                     halves: east_buf,
                     souths: east_souths,
@@ -417,8 +424,7 @@ impl Plan {
         let h = self.shape.h;
         let EastJoin {
             jobs,
-            west,
-            cuts,
+            mut west,
             index,
             halves,
             souths,
@@ -428,11 +434,6 @@ impl Plan {
             piece,
         } = east;
         let (mut total, mut east_piece) = (0u128, 0);
-        let mut west = WestPiece {
-            halves: west,
-            cuts,
-            indexed: false,
-        };
         halves.clear();
         for (i, &job) in jobs.iter().enumerate() {
             let side = self.side_on(self.east(west_rows, job), table, h, [north, south]);
@@ -610,10 +611,7 @@ mod tests {
     /// units and partitioned ones, in pieces of a full board's size and of 64.
     #[test]
     fn the_larger_of_two_pieces_is_indexed_and_counts_the_same() {
-        let small = Policy {
-            partition_pairs: 32,
-            task_cap: 200_000,
-        };
+        let small = Policy::SMALL;
         let mut smaller_indexed = 0;
         for (n, policy) in [
             (8, None),

@@ -5,6 +5,7 @@
 //! (the hot loop's count, a tally of the work, a model of the traffic, a device's list).
 
 use super::hot::GROUPS_AT_ONCE;
+use std::ops::Range;
 
 /// The soft cuts a bucket holds at most: query buckets that differ only in them share the
 /// indexed bucket's groups, each group marked with the soft values its members have.
@@ -38,6 +39,11 @@ pub(crate) trait Pairing {
             self.pair(g, first, last);
         }
     }
+
+    /// The walk enters a block of indexed buckets, whose groups are `groups`: every pairing
+    /// until the next block names groups of these (a count fills their tables here).
+    #[inline(always)]
+    fn enter_block(&mut self, _groups: Range<usize>) {}
 }
 
 /// An index's buckets as the walk sees them, and how it tiles them.
@@ -110,9 +116,11 @@ impl Walk<'_> {
         let free_in_tile = low >> tile;
         for yh in 0..=high_all {
             let base = yh << block;
-            if self.starts[base] == self.starts[base + low + 1] {
+            let (first, last) = (self.starts[base], self.starts[base + low + 1]);
+            if first == last {
                 continue;
             }
+            pairing.enter_block(first as usize..last as usize);
             // The tiles whose high bits hold none of the block's high cut diagonals.
             let free_high = high_all & !yh;
             let mut xh = free_high;
@@ -153,7 +161,7 @@ impl Walk<'_> {
     fn pair_bucket<P: Pairing>(
         &self,
         pairing: &mut P,
-        groups: std::ops::Range<usize>,
+        groups: Range<usize>,
         hard_x: usize,
         clear_of: &[u32; 1 << SOFT_CUTS],
     ) {
@@ -189,12 +197,19 @@ impl Walk<'_> {
 mod tests {
     use super::*;
 
-    /// Records the (group, first query) of every pairing.
-    struct Seen(Vec<(usize, usize, usize)>);
+    /// Records the (group, first query, last query) of every pairing, and the blocks
+    /// entered: each pairing's group is one of the block entered last.
+    struct Seen(Vec<(usize, usize, usize)>, Vec<Range<usize>>);
 
     impl Pairing for Seen {
         fn pair(&mut self, group: usize, first: usize, last: usize) {
+            let block = self.1.last().expect("a block entered first");
+            assert!(block.contains(&group), "group {group} outside {block:?}");
             self.0.push((group, first, last));
+        }
+
+        fn enter_block(&mut self, groups: Range<usize>) {
+            self.1.push(groups);
         }
     }
 
@@ -244,10 +259,17 @@ mod tests {
                     block,
                     tile,
                 };
-                let mut seen = Seen(Vec::new());
+                let mut seen = Seen(Vec::new(), Vec::new());
                 walk.each_pairing(&mut seen);
                 seen.0.sort_unstable();
                 assert_eq!(seen.0, expected, "block {block}, tile {tile}");
+                // Each block that holds a group entered once, in order: the groups of the
+                // buckets that differ only in their low `block` bits.
+                let blocks: Vec<Range<usize>> = (0..buckets >> block)
+                    .map(|y| starts[y << block] as usize..starts[(y + 1) << block] as usize)
+                    .filter(|groups| !groups.is_empty())
+                    .collect();
+                assert_eq!(seen.1, blocks, "block {block}, tile {tile}");
             }
         }
     }

@@ -31,6 +31,9 @@ pub(in crate::join) fn longest_run(h: u32) -> usize {
 /// costs about `p^1.6` for pieces of `p`, the cuts growing with `p`): the median unit of
 /// n = 26 took 46.6 s in pieces of 2^20, 31.2 s in 2^22 and 26.6 s in 2^24 (one thread). The
 /// index takes some 100 bytes a half-board, so 2^22 keeps a thread within about half a GB.
+/// With partitions, the larger piece indexed and tables made a block at a time, 2^24 made
+/// n = 28 7 % faster and n = 26 1 % (`join_partition cost`, docs/how-it-works.md), for four
+/// times the memory: not the default.
 pub const DEFAULT_PIECE: usize = 1 << 22;
 
 /// Half-boards of each side the host holds at most when a GPU counts the pairs: the tables
@@ -53,7 +56,9 @@ pub const MIN_PIECE: usize = 1 << 12;
 /// copy (8 bytes each), a query's row numbers (2 bytes a chunk, counted as 4), and the index's tables
 /// (`rows` of 64 bytes per group of 512; with the groups that hard buckets leave part empty,
 /// at most twice that, since a piece has at most one hard bucket per 512 half-boards). The
-/// rows are the most of any rest width, since cuts narrow the rest.
+/// rows are the most of any rest width, since cuts narrow the rest. The tables are counted
+/// whole, as a device takes them and as a block of a skewed index may come near them; a
+/// count here holds one block's at a time (`count/blocks.rs`), so it holds less.
 pub fn bytes_per_half_board(n: u32) -> usize {
     let (chunks, rows) = (0..=2 * Shape::new(n).shared())
         .map(|width| {

@@ -94,6 +94,14 @@ pub const TASK_NANOS: u64 = 180_000_000_000;
 const PICOS_PER_WEIGHT: [(u32, u64); 3] = [(26, 129), (27, 108), (28, 101)];
 
 impl Policy {
+    /// A policy scaled down to small boards, so that most of their units are partitioned:
+    /// the tests' (here and `count/unit.rs`).
+    #[cfg(test)]
+    pub(in crate::join) const SMALL: Policy = Policy {
+        partition_pairs: 32,
+        task_cap: 200_000,
+    };
+
     /// The policy of the n x n board, from n = 26 on (tables built on demand; none below):
     /// a west partition of about 2^22 pairs of quarter entries (some 2^18 half-boards; the
     /// median unit of n = 26 was as fast in 8 to 128 partitions), and tasks of at most about
@@ -329,11 +337,7 @@ mod tests {
     use crate::join::{DEFAULT_PIECE, Plan};
     use crate::known;
 
-    /// A policy scaled down to small boards, so that most of their units are partitioned.
-    const SMALL: Policy = Policy {
-        partition_pairs: 32,
-        task_cap: 200_000,
-    };
+    const SMALL: Policy = Policy::SMALL;
 
     /// Plans that partition units count the table's totals with every build, whole and in
     /// small pieces, from the whole table and from tables built on demand; their tasks hold
