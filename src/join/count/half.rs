@@ -346,10 +346,17 @@ impl Side<'_> {
 mod tests {
     use super::*;
 
-    /// The AVX-512 build writes out the same half-boards as the portable loop, in the same
-    /// order, after what `out` held: for runs of south entries of every length up to past
-    /// three vectors' worth (so with and without a scalar tail), keys that fit most of
-    /// them, few, none or all.
+    /// Whether this processor runs the AVX-512 write-out; where it does not, says so on
+    /// stderr (its tests then check nothing).
+    #[cfg(target_arch = "x86_64")]
+    fn avx512_here() -> bool {
+        let here = is_x86_feature_detected!("avx512f");
+        if !here {
+            eprintln!("no AVX-512 here: its half-board loop is not run");
+        }
+        here
+    }
+
     /// The bug: the AVX-512 write-out reserved 8 words more than its candidates, which grew
     /// a side's buffer (reserved exactly for a piece and one run of candidates) to twice its
     /// size, past what `--max-memory` counted. With room for exactly its candidates, no run
@@ -357,8 +364,7 @@ mod tests {
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn the_avx512_write_out_grew_a_piece_s_buffer_past_its_reserve() {
-        if !is_x86_feature_detected!("avx512f") {
-            eprintln!("no AVX-512 here: its half-board loop is not run");
+        if !avx512_here() {
             return;
         }
         let mut next = crate::join::count::hot::test_words(0x5ca1_ab1e_0bad_f00d);
@@ -374,11 +380,14 @@ mod tests {
         }
     }
 
+    /// The AVX-512 build writes out the same half-boards as the portable loop, in the same
+    /// order, after what `out` held: for runs of south entries of every length up to past
+    /// three vectors' worth (so with and without a scalar tail), keys that fit most of
+    /// them, few, none or all.
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn the_avx512_build_writes_out_what_the_portable_loop_does() {
-        if !is_x86_feature_detected!("avx512f") {
-            eprintln!("no AVX-512 here: its half-board loop is not run");
+        if !avx512_here() {
             return;
         }
         let mut next = crate::join::count::hot::test_words(0x0ddb_a11c_affe_1234);
