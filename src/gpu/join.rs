@@ -110,8 +110,9 @@ struct Feeder<'d> {
     pending: Vec<usize>,
     /// The first error; once set, nothing more is sent.
     error: Option<Error>,
-    /// Scratch: one east piece's pairings, (group, first query, last query).
-    pairings: Vec<(u32, u32, u32)>,
+    /// Scratch: one east piece's pairings, (group, first query, last query, weight: 1 or 2
+    /// where the transposition weighs pairs, `Pairing::weigh`).
+    pairings: Vec<(u32, u32, u32, u32)>,
     /// Read before each east piece: set, the count ends with [`Error::Cancelled`].
     cancel: Option<&'d AtomicBool>,
 }
@@ -136,12 +137,12 @@ impl Pairs for Feeder<'_> {
         }
         index.prepare_query_rests(gather, east);
         self.pairings.clear();
-        index.each_pairing(&mut Collect(&mut self.pairings));
+        index.each_pairing(&mut Collect(&mut self.pairings, 1));
         // What the piece adds, in words: its index's tables unless the batch holds them, its
         // rests, and its runs (at most one per pairing and per item's worth of queries).
         let table_words = index.tables(gather).len() * 16;
         let rest_words = 2 * index.query_rests().len();
-        let queries = self.pairings.iter().map(|&(_, f, l)| (l - f) as usize);
+        let queries = self.pairings.iter().map(|&(_, f, l, _)| (l - f) as usize);
         let run_words = 2 * (self.pairings.len() + queries.sum::<usize>() / ITEM_QUERIES as usize);
         if [table_words, rest_words, run_words]
             .iter()
@@ -183,12 +184,17 @@ impl Pairs for Feeder<'_> {
     }
 }
 
-/// Collects an index's pairings.
-struct Collect<'v>(&'v mut Vec<(u32, u32, u32)>);
+/// Collects an index's pairings, each with its weight.
+struct Collect<'v>(&'v mut Vec<(u32, u32, u32, u32)>, u32);
 
 impl Pairing for Collect<'_> {
     fn pair(&mut self, group: usize, first: usize, last: usize) {
-        self.0.push((group as u32, first as u32, last as u32));
+        self.0
+            .push((group as u32, first as u32, last as u32, self.1));
+    }
+
+    fn weigh(&mut self, weight: u64) {
+        self.1 = weight as u32;
     }
 }
 
@@ -210,11 +216,11 @@ impl Piece {
     /// runs of queries, cut into items of at most [`ITEM_QUERIES`] queries in at most
     /// [`ITEM_RUNS`] runs. The group holds `members` half-boards: a query need not read the
     /// quarters of a row past them (a tenth of all at n = 16 and 18).
-    fn emit(&self, batch: &mut Batch, pairings: &[(u32, u32, u32)], members: usize) {
-        let Some(&(group, _, _)) = pairings.first() else {
+    fn emit(&self, batch: &mut Batch, pairings: &[(u32, u32, u32, u32)], members: usize) {
+        let Some(&(group, _, _, _)) = pairings.first() else {
             return;
         };
-        let runs = pairings.iter().flat_map(|&(_, first, last)| {
+        let runs = pairings.iter().flat_map(|&(_, first, last, _)| {
             (first..last)
                 .step_by(ITEM_QUERIES as usize)
                 .map(move |start| (start, (last - start).min(ITEM_QUERIES)))
@@ -289,20 +295,24 @@ impl<'d> Feeder<'d> {
         self.batch
             .rests
             .extend(words.flat_map(|&rest| [rest as u32, (rest >> 32) as u32]));
-        // One item per group (or more, past its limits), with every run that pairs with it.
-        self.pairings.sort_by_key(|&(group, _, _)| group);
+        // One item per group and weight (or more, past its limits), with every run that
+        // pairs with it: an item's pairs count its weight times the layouts' multiplicity.
+        self.pairings
+            .sort_by_key(|&(group, _, _, weight)| (weight, group));
         let before = self.batch.items.len();
-        let piece = Piece {
-            table,
-            per_group: index.rows_per_group() as u32,
-            rests,
-            rest_width: index.rest_width(),
-            slot: self.slot,
-            multiplicity,
-        };
-        for same in self.pairings.chunk_by(|a, b| a.0 == b.0) {
-            let members = index.group_members(same[0].0 as usize);
-            piece.emit(&mut self.batch, same, members);
+        for weighed in self.pairings.chunk_by(|a, b| a.3 == b.3) {
+            let piece = Piece {
+                table,
+                per_group: index.rows_per_group() as u32,
+                rests,
+                rest_width: index.rest_width(),
+                slot: self.slot,
+                multiplicity: multiplicity * weighed[0].3,
+            };
+            for same in weighed.chunk_by(|a, b| a.0 == b.0) {
+                let members = index.group_members(same[0].0 as usize);
+                piece.emit(&mut self.batch, same, members);
+            }
         }
         self.pending[self.slot as usize] += self.batch.items.len() - before;
     }

@@ -45,7 +45,8 @@ impl Plan {
     }
 
     /// The value of the unit on `west` counted by the search kept to its rows' columns,
-    /// layout by layout, times what each layout's pairs are worth.
+    /// layout by layout, times what each layout's pairs are worth (and, where the join
+    /// weighs its pairs by the transposition, each solution by its weight).
     fn restricted_unit(&self, west: u32) -> u128 {
         let mut jobs = Vec::new();
         jobs_of(self.shape, &self.layouts, west, &mut jobs);
@@ -53,7 +54,13 @@ impl Plan {
             .map(|job| {
                 let layout = &self.layouts[job.layout as usize];
                 let allowed = allowed_columns(self.shape, layout, west);
-                u128::from(restricted::count(&allowed)) * u128::from(job.multiplicity)
+                let plain = i128::from(restricted::count(&allowed));
+                let weighed = if self.transposed {
+                    plain + transposition_surplus(&allowed)
+                } else {
+                    plain
+                };
+                u128::try_from(weighed).expect("a count") * u128::from(job.multiplicity)
             })
             .sum()
     }
@@ -75,6 +82,38 @@ impl Plan {
         }
         Some(total)
     }
+}
+
+/// What the transposition's weights (`count/transpose.rs`) add to a plain count of the
+/// placements whose row `r` holds its queen in `allowed[r]` (an even board): each placement
+/// with a queen on both long diagonals counts once more where the two stand in the same half
+/// of the columns, once less where they do not. Counted by the same search with the two
+/// queens placed first, row `r`'s on the long main diagonal and row `s`'s on the long
+/// anti-diagonal, for each pair of rows: none of the join's code, nor its half-boards.
+fn transposition_surplus(allowed: &[u32]) -> i128 {
+    let n = allowed.len();
+    let mut surplus = 0i128;
+    let mut fixed = allowed.to_vec();
+    for r in 0..n {
+        for s in (0..n).filter(|&s| s != r) {
+            let (main, anti) = (r, n - 1 - s);
+            if allowed[r] >> main & 1 == 0 || allowed[s] >> anti & 1 == 0 {
+                continue;
+            }
+            fixed[r] = 1 << main;
+            fixed[s] = 1 << anti;
+            let placements = i128::from(restricted::count(&fixed));
+            // The same half: both west (main < n/2, anti < n/2) or both east.
+            if (main < n / 2) == (anti < n / 2) {
+                surplus += placements;
+            } else {
+                surplus -= placements;
+            }
+            fixed[r] = allowed[r];
+            fixed[s] = allowed[s];
+        }
+    }
+    surplus
 }
 
 #[cfg(test)]

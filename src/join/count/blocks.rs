@@ -66,8 +66,10 @@ pub(in crate::join) struct BlockCount<'a, G, const CHUNKS: usize> {
     first: usize,
     /// The queries' row numbers, `CHUNKS` to a query.
     rows: &'a [u16],
-    /// The pairs counted so far.
+    /// The pairs counted so far, each times its weight.
     pub(in crate::join) total: u64,
+    /// What the pairings count for now ([`Pairing::weigh`]).
+    weight: u64,
 }
 
 impl<'a, G: Gather, const CHUNKS: usize> BlockCount<'a, G, CHUNKS> {
@@ -91,6 +93,7 @@ impl<'a, G: Gather, const CHUNKS: usize> BlockCount<'a, G, CHUNKS> {
             first: 0,
             rows,
             total: 0,
+            weight: 1,
         }
     }
 }
@@ -113,7 +116,12 @@ impl<G: Gather, const CHUNKS: usize> Pairing for BlockCount<'_, G, CHUNKS> {
         // SAFETY: every row number is below `per_group` (the promise of `trusting`).
         let mut here = unsafe { CountHere::<CHUNKS>::trusting(self.tables, self.rows, per_group) };
         here.count(&local[..groups.len()], first, last);
-        self.total += here.total;
+        self.total += self.weight * here.total;
+    }
+
+    #[inline(always)]
+    fn weigh(&mut self, weight: u64) {
+        self.weight = weight;
     }
 
     #[inline(always)]

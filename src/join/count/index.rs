@@ -136,7 +136,13 @@ impl Index {
             cuts += 1;
         }
         let soft = SOFT_CUTS.min(cuts);
-        let hard = cuts - soft;
+        // Pairs weighed by the transposition: the long diagonals are hard cuts of every
+        // index, however few its half-boards (`transpose.rs`).
+        let hard = if plan.transposed {
+            (cuts - soft).max(2)
+        } else {
+            cuts - soft
+        };
         let keys = Keys::new(plan, hard, soft);
         self.chunking = Chunking::new(keys.hard.rest_width());
         let mut sorted = std::mem::take(&mut self.sorted);
@@ -317,6 +323,7 @@ impl Index {
             query_bounds: &self.query_bounds,
             hard,
             soft_count: keys.soft_count,
+            long: keys.long,
             block,
             tile: tile_bits(hard, block, row_bytes),
         }

@@ -3,6 +3,7 @@
 
 use super::bits::Gather;
 use super::squeeze::{MAX_CUTS, Squeeze};
+use super::transpose::LongBits;
 use crate::join::plan::cuts::CutPlan;
 
 /// The bucket of a pattern: its hard cuts (squeezed out of the rest; a query skips the
@@ -14,6 +15,9 @@ pub(in crate::join) struct Keys {
     pub(in crate::join) hard: Squeeze,
     soft: Squeeze,
     pub(in crate::join) soft_count: usize,
+    /// Where the long diagonals are among the hard bits, where pairs are weighed by the
+    /// transposition (`transpose.rs`).
+    pub(in crate::join) long: LongBits,
 }
 
 impl Keys {
@@ -30,10 +34,21 @@ impl Keys {
             let below = (1u64 << p) - 1;
             *place = p - (!hard_squeeze.rest_mask & below).count_ones();
         }
+        // A hard cut's bucket bit: the hard cuts below its position (`PEXT`'s order).
+        let bucket_bit = |p: u32| (hard_squeeze.cut_mask & ((1u64 << p) - 1)).count_ones();
+        let long = if plan.transposed {
+            assert!(hard >= 2, "the long diagonals are hard cuts");
+            // The first cut is the long anti-diagonal, the second the long main one
+            // (`CutPlan::new`).
+            LongBits::at(bucket_bit(plan.order[1]), bucket_bit(plan.order[0]))
+        } else {
+            LongBits::NONE
+        };
         Keys {
             soft: Squeeze::from_positions(&soft_positions[..soft], hard_squeeze.rest_width()),
             hard: hard_squeeze,
             soft_count: soft,
+            long,
         }
     }
 

@@ -3,8 +3,9 @@
 //! entries (`half`), a unit joined piece by piece, east against west (`unit`); one side's
 //! half-boards filed in buckets and bit-sliced groups (`index`, `keys`, `squeeze`,
 //! `chunking`, `group`), the walk of the groups and runs of queries that can pair (`walk`), the
-//! groups' tables made a block at a time as the walk reaches them (`blocks`), and the hot
-//! loop that counts them (`hot`), built for each instruction set (`simd`, `bits`); and a model of
+//! groups' tables made a block at a time as the walk reaches them (`blocks`), the weights an
+//! even board's pairs take from the transposition (`transpose`), and the hot loop that counts
+//! them (`hot`), built for each instruction set (`simd`, `bits`); and a model of
 //! the walk's memory traffic, for its measurements (`traffic`).
 
 pub(super) mod bits;
@@ -19,5 +20,6 @@ pub(super) mod quarter;
 pub(super) mod simd;
 pub(super) mod squeeze;
 pub(super) mod traffic;
+pub(super) mod transpose;
 pub(super) mod unit;
 pub(super) mod walk;

@@ -313,7 +313,7 @@ impl Plan {
         mut sampler: Option<&mut Sampler>,
         pairs: &mut P,
     ) -> u128 {
-        let (west_part, east_part, cuts) = partition.parts(&CutPlan::new(self.shape));
+        let (west_part, east_part, cuts) = partition.parts(&self.cut_plan());
         let (h, piece, cuts) = (self.shape.h, way.piece(self.piece), cuts.for_way(way));
         let Scratch {
             east: east_buf,

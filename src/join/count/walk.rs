@@ -5,6 +5,7 @@
 //! (the hot loop's count, a tally of the work, a model of the traffic, a device's list).
 
 use super::hot::GROUPS_AT_ONCE;
+use super::transpose::LongBits;
 use std::ops::Range;
 
 /// The soft cuts a bucket holds at most: query buckets that differ only in them share the
@@ -44,6 +45,11 @@ pub(crate) trait Pairing {
     /// until the next block names groups of these (a count fills their tables here).
     #[inline(always)]
     fn enter_block(&mut self, _groups: Range<usize>) {}
+
+    /// The pairings that follow, until the next call, count `weight` times (1 or 2) each
+    /// (`transpose.rs`): a count multiplies by it, a tally of the work does not.
+    #[inline(always)]
+    fn weigh(&mut self, _weight: u64) {}
 }
 
 /// An index's buckets as the walk sees them, and how it tiles them.
@@ -68,6 +74,9 @@ pub(crate) struct Walk<'a> {
     /// The hard cuts, and the soft ones.
     pub(in crate::join) hard: usize,
     pub(in crate::join) soft_count: usize,
+    /// Where the long diagonals are among the hard bits, if pairs are weighed by the
+    /// transposition: a pair of buckets that weighs 0 is not walked.
+    pub(in crate::join) long: LongBits,
     /// The low bits of a hard bucket number that make a block, and the top ones of those
     /// that split a tile.
     pub(in crate::join) block: usize,
@@ -99,7 +108,8 @@ impl Walk<'_> {
     /// Calls `pairing.pair_groups(groups, first, last)` for every group and run of queries
     /// `first..last` whose pairs can share no diagonal: the groups of each indexed bucket
     /// with a member clear of the queries' soft cuts, against the query buckets clear of its
-    /// hard cuts; each such pair of buckets once, in the tiled order ([`Walk`]).
+    /// hard cuts; each such pair of buckets once, in the tiled order ([`Walk`]), after
+    /// `pairing.weigh(w)` with its weight `w` (those of weight 0 not at all).
     #[inline(always)]
     pub(crate) fn each_pairing<P: Pairing>(&self, pairing: &mut P) {
         let (block, tile) = (self.block, self.tile);
@@ -138,7 +148,11 @@ impl Walk<'_> {
                         let mut xl = free_low;
                         loop {
                             let x = (xh << block) | top | xl;
-                            self.pair_bucket(pairing, groups.clone(), x, &clear_of);
+                            let weight = self.long.weight(x, y);
+                            if weight != 0 {
+                                pairing.weigh(weight);
+                                self.pair_bucket(pairing, groups.clone(), x, &clear_of);
+                            }
                             if xl == 0 {
                                 break;
                             }
@@ -197,27 +211,38 @@ impl Walk<'_> {
 mod tests {
     use super::*;
 
-    /// Records the (group, first query, last query) of every pairing, and the blocks
+    /// Records the (group, first query, last query, weight) of every pairing, and the blocks
     /// entered: each pairing's group is one of the block entered last.
-    struct Seen(Vec<(usize, usize, usize)>, Vec<Range<usize>>);
+    struct Seen(Vec<(usize, usize, usize, u64)>, Vec<Range<usize>>, u64);
 
     impl Pairing for Seen {
         fn pair(&mut self, group: usize, first: usize, last: usize) {
             let block = self.1.last().expect("a block entered first");
             assert!(block.contains(&group), "group {group} outside {block:?}");
-            self.0.push((group, first, last));
+            self.0.push((group, first, last, self.2));
         }
 
         fn enter_block(&mut self, groups: Range<usize>) {
             self.1.push(groups);
         }
+
+        fn weigh(&mut self, weight: u64) {
+            self.2 = weight;
+        }
     }
 
     /// Whatever the block and the tile, the walk hands over each group once with each run of
     /// queries it can pair with, and nothing else: the same pairings as a plain loop over
-    /// every pair of buckets.
+    /// every pair of buckets; and, with long diagonals among the hard bits, each with its
+    /// weight, those of weight 0 left out.
     #[test]
     fn the_tiled_walk_pairs_what_a_plain_loop_over_buckets_pairs() {
+        for long in [LongBits::NONE, LongBits::at(1, 4), LongBits::at(5, 0)] {
+            tiled_walk_against_a_plain_loop(long);
+        }
+    }
+
+    fn tiled_walk_against_a_plain_loop(long: LongBits) {
         let (hard, soft_count) = (6, 2);
         let buckets = 1usize << hard;
         // Bucket b holds b % 3 groups; query bucket x holds x % 5 queries (some empty).
@@ -233,21 +258,25 @@ mod tests {
         }
         let mut expected = Vec::new();
         for y in 0..buckets {
-            for x in (0..buckets).filter(|x| x & y == 0) {
+            for x in (0..buckets).filter(|x| x & y == 0 && long.weight(*x, y) != 0) {
                 for soft in 0..1usize << soft_count {
                     let q = (x << soft_count) | soft;
                     let (first, last) = (query_bounds[q], query_bounds[q + 1]);
                     let clear: u32 = (0..4).filter(|v| v & soft == 0).map(|v| 1 << v).sum();
                     for g in starts[y]..starts[y + 1] {
                         if first < last && softs[g as usize] & clear != 0 {
-                            expected.push((g as usize, first as usize, last as usize));
+                            let weight = long.weight(x, y);
+                            expected.push((g as usize, first as usize, last as usize, weight));
                         }
                     }
                 }
             }
         }
         expected.sort_unstable();
-        assert!(expected.len() > 500, "{}", expected.len());
+        assert!(expected.len() > 400, "{}", expected.len());
+        if long != LongBits::NONE {
+            assert!(expected.iter().any(|p| p.3 == 2), "pairings of weight 2");
+        }
         for block in 0..=hard {
             for tile in 0..=block {
                 let walk = Walk {
@@ -256,10 +285,11 @@ mod tests {
                     query_bounds: &query_bounds,
                     hard,
                     soft_count,
+                    long,
                     block,
                     tile,
                 };
-                let mut seen = Seen(Vec::new(), Vec::new());
+                let mut seen = Seen(Vec::new(), Vec::new(), 0);
                 walk.each_pairing(&mut seen);
                 seen.0.sort_unstable();
                 assert_eq!(seen.0, expected, "block {block}, tile {tile}");

@@ -3,6 +3,7 @@
 //! joins (`partition.rs`) take them.
 
 use crate::join::count::squeeze::MAX_CUTS;
+use crate::join::count::walk::SOFT_CUTS;
 use crate::join::shape::Shape;
 
 /// Which bits of the patterns file half-boards in buckets: the central diagonals, the ones
@@ -21,6 +22,9 @@ pub(in crate::join) struct CutPlan {
     /// The way a unit is counted with these cuts ([`Way`]): the second files each bucket's
     /// half-boards in reverse and takes one cut more.
     pub(in crate::join) way: Way,
+    /// Whether pairs are weighed by the transposition ([`CutPlan::transposing`]): the first
+    /// two cuts, the long diagonals, are then the first two hard cuts of every index.
+    pub(in crate::join) transposed: bool,
 }
 
 impl CutPlan {
@@ -55,29 +59,59 @@ impl CutPlan {
             width: 2 * len,
             dropped: 0,
             way: Way::First,
+            transposed: false,
+        }
+    }
+
+    /// This plan, its pairs weighed by the transposition where `on` (an even board's:
+    /// `count/transpose.rs`): its first two cuts are the long diagonals, and every index
+    /// takes them as its first two hard cuts, whatever its size, way or partition, so that
+    /// the walk sees on which of them each side holds a queen; a partition fixes the cuts
+    /// after them.
+    pub(in crate::join) fn transposing(self, on: bool) -> CutPlan {
+        assert!(
+            !on || (self.dropped == 0 && self.usable >= 2 + SOFT_CUTS),
+            "the long diagonals are cuts of a whole unit"
+        );
+        CutPlan {
+            transposed: on,
+            ..self
         }
     }
 }
 
 impl CutPlan {
-    /// The first `k` cut positions, best first (a partitioned join's partition bits).
+    /// The first `k` cut positions a partition fixes, best first (a partitioned join's
+    /// partition bits): after the long diagonals where pairs are weighed by the
+    /// transposition, which stay its index's first cuts ([`CutPlan::transposing`]).
     pub(in crate::join) fn first(&self, k: usize) -> &[u32] {
-        &self.order[..k.min(self.usable)]
+        let kept = self.kept();
+        &self.order[kept..(kept + k).min(self.usable)]
     }
 
-    /// The plan without its first `k` cuts, and those dropped from the rests: what a
-    /// partition whose first `k` cut bits are fixed is indexed on.
+    /// The cuts at the head of `order` that every index takes first and no partition fixes:
+    /// the two long diagonals where pairs are weighed by the transposition, none elsewhere.
+    fn kept(&self) -> usize {
+        if self.transposed { 2 } else { 0 }
+    }
+
+    /// The plan without the `k` cuts a partition fixes ([`CutPlan::first`]), and those
+    /// dropped from the rests: what a partition whose `k` cut bits are fixed is indexed on
+    /// (the long diagonals still first where pairs are weighed by the transposition).
     pub(in crate::join) fn skipping(&self, k: usize) -> CutPlan {
-        let k = k.min(self.usable);
+        let kept = self.kept();
+        let k = k.min(self.usable - kept);
         let mut order = [0u32; MAX_CUTS];
-        order[..self.usable - k].copy_from_slice(&self.order[k..self.usable]);
-        let fixed = self.order[..k].iter().fold(0u64, |m, &b| m | 1 << b);
+        order[..kept].copy_from_slice(&self.order[..kept]);
+        order[kept..self.usable - k].copy_from_slice(&self.order[kept + k..self.usable]);
+        let fixed = self.first(k).iter().fold(0u64, |m, &b| m | 1 << b);
         CutPlan {
             order,
             usable: self.usable - k,
             width: self.width,
             dropped: self.dropped | fixed,
             way: self.way,
+            transposed: self.transposed,
         }
     }
 }
@@ -110,13 +144,15 @@ impl Way {
 
 impl CutPlan {
     /// This plan as `way` takes it: itself, or its cuts one place on, the first moved to the
-    /// end (its bits fixed by a partition stay where they are: they are not in `order`).
+    /// end (its bits fixed by a partition stay where they are: they are not in `order`;
+    /// where pairs are weighed by the transposition, the two long diagonals stay first and
+    /// the cuts after them move on).
     pub(in crate::join) fn for_way(self, way: Way) -> CutPlan {
         match way {
             Way::First => self,
             Way::Second => {
                 let mut order = self.order;
-                order[..self.usable].rotate_left(1);
+                order[self.kept()..self.usable].rotate_left(1);
                 CutPlan { order, way, ..self }
             }
         }
@@ -144,6 +180,26 @@ mod tests {
         );
         assert_eq!(second.order[plan.usable - 1], plan.order[0]);
         assert_eq!(Way::Second.piece(1 << 22), 3 << 20);
+        // Weighed by the transposition, the long diagonals stay first; the rest move on.
+        let plan = CutPlan::new(Shape::new(20)).transposing(true);
+        let second = CutPlan::new(Shape::new(20))
+            .transposing(true)
+            .for_way(Way::Second);
+        assert_eq!(second.order[..2], plan.order[..2]);
+        assert_eq!(
+            &second.order[2..plan.usable - 1],
+            &plan.order[3..plan.usable]
+        );
+        assert_eq!(second.order[plan.usable - 1], plan.order[2]);
+        // A partition of three bits fixes the three cuts after the long diagonals, which
+        // stay its index's first.
+        let parted = plan.skipping(3);
+        assert_eq!(plan.first(3), &plan.order[2..5]);
+        assert_eq!(parted.order[..2], plan.order[..2]);
+        assert_eq!(&parted.order[2..parted.usable], &plan.order[5..plan.usable]);
+        assert_eq!(parted.usable, plan.usable - 3);
+        let fixed = plan.order[2..5].iter().fold(0u64, |m, &b| m | 1 << b);
+        assert_eq!(parted.dropped, fixed);
     }
 
     #[test]

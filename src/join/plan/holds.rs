@@ -52,7 +52,7 @@ impl CutOdds {
     /// The odds of a side on `columns` (bit `c` its column `first_column + c` of the board)
     /// beside the queens placed before the join on `blocked`.
     pub(in crate::join) fn new(
-        shape: Shape,
+        (shape, cut_plan): (Shape, &CutPlan),
         columns: u32,
         first_column: u32,
         blocked: Diagonals,
@@ -64,7 +64,6 @@ impl CutOdds {
             columns: vec![[NO_SQUARE; MAX_BITS as usize]; n as usize],
             placed: 0,
         };
-        let cut_plan = CutPlan::new(shape);
         // The placed queens count as part of the east half-board: it holds their diagonals.
         let (anti, main) = (blocked.anti >> far, blocked.main >> far);
         for (i, &bit) in cut_plan.first(MAX_CUTS).iter().enumerate() {
@@ -198,7 +197,7 @@ mod tests {
             let plan = Plan::new(n, 8);
             let h = plan.shape.h;
             let whole = Quarter::build_with(h, false);
-            let positions = CutPlan::new(plan.shape).first(8).to_vec();
+            let positions = plan.cut_plan().first(8).to_vec();
             // Per cut and side (west, east): sides; sums of the error and its square; the
             // sum of the squared error of one half.
             let mut stats = [[0f64; 4]; 16];

@@ -3,6 +3,7 @@
 //! meet on a diagonal, were every queen on a column drawn at random from the side's. The
 //! weights ([`super::weight`]) are made from these estimates.
 
+use super::cuts::CutPlan;
 use super::holds::{CutOdds, board_rows, free_squares};
 use super::partition::{ONE, times};
 use crate::join::count::half::Place;
@@ -78,7 +79,7 @@ impl SideOdds {
     /// The odds of a side on `columns` (bit `c` its column `first_column + c` of the board)
     /// beside the queens placed before the join on `blocked`.
     pub(in crate::join) fn new(
-        shape: Shape,
+        (shape, cuts): (Shape, &CutPlan),
         columns: u32,
         first_column: u32,
         blocked: Diagonals,
@@ -103,7 +104,7 @@ impl SideOdds {
             clear,
             free,
             shape,
-            cuts: CutOdds::new(shape, columns, first_column, blocked),
+            cuts: CutOdds::new((shape, cuts), columns, first_column, blocked),
             ramp: ramp_by_row(shape),
         }
     }

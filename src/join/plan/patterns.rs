@@ -317,7 +317,6 @@ pub(in crate::join) fn independent(held: &[u64]) -> Vec<f32> {
 mod tests {
     use super::*;
     use crate::join::count::quarter::Quarter;
-    use crate::join::plan::cuts::CutPlan;
     use crate::join::plan::holds::board_rows;
     use crate::join::plan::tasks::Plan;
 
@@ -341,7 +340,7 @@ mod tests {
         let plan = Plan::new(n, 8);
         let h = plan.shape.h;
         let whole = Quarter::build_with(h, false);
-        let positions = CutPlan::new(plan.shape).first(bits).to_vec();
+        let positions = plan.cut_plan().first(bits).to_vec();
         let mut sides = Vec::new();
         for &west in &plan.units {
             plan.each_side(west, |place, odds, east| {

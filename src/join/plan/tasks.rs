@@ -3,6 +3,7 @@
 //! [`Plan`] that makes the tasks and answers for them; the counting itself is `unit.rs`'s,
 //! the weights `weight.rs`'s.
 
+use super::cuts::CutPlan;
 use super::layout::{Job, Layout, layouts, units};
 use super::memory::{DEFAULT_PIECE, bytes_per_half_board, table_bytes};
 use super::odds::Odds;
@@ -144,6 +145,8 @@ pub struct Plan {
     /// What the weights' estimate of each side's half-boards needs, worked out once (boxed:
     /// some 600 bytes).
     pub(in crate::join) odds: OnceLock<Box<Odds>>,
+    /// Whether pairs are weighed by the transposition (`count/transpose.rs`): on even boards.
+    pub(in crate::join) transposed: bool,
 }
 
 /// A unit as the plan weighs it: its west rows, partition bits, weight, and the runs of its
@@ -187,7 +190,15 @@ impl Plan {
             build: Build::best(),
             table: OnceLock::new(),
             odds: OnceLock::new(),
+            transposed: n % 2 == 0,
         }
+    }
+
+    /// The cut diagonals of this board's units, in the order indexes and partitions take
+    /// them (the long diagonals first and kept by every index, on even boards:
+    /// [`CutPlan::transposing`]).
+    pub(in crate::join) fn cut_plan(&self) -> CutPlan {
+        CutPlan::new(self.shape).transposing(self.transposed)
     }
 
     /// Orders the units and makes the tasks: units grouped at `depth`, those that `policy`

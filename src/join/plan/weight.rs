@@ -2,7 +2,6 @@
 //! whole table, or estimates from the row totals from n = 26 on), and the formula that makes
 //! them an estimate of its time.
 
-use super::cuts::CutPlan;
 use super::holds::board_rows;
 use super::layout::jobs_of;
 use super::odds::{Odds, SideOdds};
@@ -79,12 +78,15 @@ impl Plan {
     pub(in crate::join) fn odds(&self) -> &Odds {
         self.odds.get_or_init(|| {
             let Shape { h, far, .. } = self.shape;
+            let cuts = self.cut_plan();
             Box::new(Odds {
-                west: SideOdds::new(self.shape, (1 << h) - 1, 0, Diagonals::default()),
+                west: SideOdds::new((self.shape, &cuts), (1 << h) - 1, 0, Diagonals::default()),
                 east: self
                     .layouts
                     .iter()
-                    .map(|layout| SideOdds::new(self.shape, layout.east, far, layout.blocked))
+                    .map(|layout| {
+                        SideOdds::new((self.shape, &cuts), layout.east, far, layout.blocked)
+                    })
                     .collect(),
             })
         })
@@ -159,8 +161,7 @@ impl Plan {
     pub fn part_sizes(&self, index: usize, part: usize, whole_sides: bool) -> PartSizes {
         let (unit, partition) = self.work(index, part);
         let west_rows = self.units[unit];
-        let cuts = CutPlan::new(self.shape);
-        let (west_part, east_part, _) = partition.parts(&cuts);
+        let (west_part, east_part, _) = partition.parts(&self.cut_plan());
         let bits = usize::from(partition.bits);
         let (table, h) = (self.table(), self.shape.h);
         let patterns = self.west_patterns(west_rows, partition.bits);
@@ -211,7 +212,7 @@ impl Plan {
     #[doc(hidden)]
     pub fn part_odds(&self, index: usize, part: usize) -> [Vec<u64>; 2] {
         let unit = self.unit_parts(self.table(), self.west_rows(index, part), None);
-        let usable = CutPlan::new(self.shape).usable;
+        let usable = self.cut_plan().first(MAX_CUTS).len();
         unit.held.map(|side| side[..usable].to_vec())
     }
 
