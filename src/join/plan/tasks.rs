@@ -190,7 +190,7 @@ impl Plan {
             build: Build::best(),
             table: OnceLock::new(),
             odds: OnceLock::new(),
-            transposed: n % 2 == 0,
+            transposed: n.is_multiple_of(2),
         }
     }
 
