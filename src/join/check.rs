@@ -55,7 +55,7 @@ impl Plan {
                 let layout = &self.layouts[job.layout as usize];
                 let allowed = allowed_columns(self.shape, layout, west);
                 let plain = i128::from(restricted::count(&allowed));
-                let weighed = if self.transposed {
+                let weighed = if self.transposed() {
                     plain + transposition_surplus(&allowed)
                 } else {
                     plain

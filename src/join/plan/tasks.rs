@@ -145,8 +145,6 @@ pub struct Plan {
     /// What the weights' estimate of each side's half-boards needs, worked out once (boxed:
     /// some 600 bytes).
     pub(in crate::join) odds: OnceLock<Box<Odds>>,
-    /// Whether pairs are weighed by the transposition (`count/transpose.rs`): on even boards.
-    pub(in crate::join) transposed: bool,
 }
 
 /// A unit as the plan weighs it: its west rows, partition bits, weight, and the runs of its
@@ -190,7 +188,6 @@ impl Plan {
             build: Build::best(),
             table: OnceLock::new(),
             odds: OnceLock::new(),
-            transposed: n.is_multiple_of(2),
         }
     }
 
@@ -198,7 +195,13 @@ impl Plan {
     /// them (the long diagonals first and kept by every index, on even boards:
     /// [`CutPlan::transposing`]).
     pub(in crate::join) fn cut_plan(&self) -> CutPlan {
-        CutPlan::new(self.shape).transposing(self.transposed)
+        CutPlan::new(self.shape).transposing(self.transposed())
+    }
+
+    /// Whether pairs are weighed by the transposition (`count/transpose.rs`): on every even
+    /// board.
+    pub(in crate::join) fn transposed(&self) -> bool {
+        self.shape.n.is_multiple_of(2)
     }
 
     /// Orders the units and makes the tasks: units grouped at `depth`, those that `policy`
