@@ -1,5 +1,5 @@
 //! Partitioned joins against whole ones, unit by unit, on one thread: how much a unit gains
-//! from being joined as `2^K` partitions (what the join engine does from n = 26 on), and
+//! from being joined as `2^K` partitions (what the join engine does from n = 24 on), and
 //! whether the partition weights follow the time.
 //!
 //! `join_partition check N K...`: every unit of the n x n board joined as `2^K` partitions,

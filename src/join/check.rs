@@ -69,7 +69,7 @@ impl Plan {
     /// unit and layout by layout (each row's queen in the west or the east half, the middle
     /// queens of an odd board in their squares), times what each layout's pairs are worth:
     /// the same value by code the join does not share. `None` for a task of a partitioned
-    /// unit (n = 26 on), whose parts are no such sets of columns: a search of those sizes
+    /// unit (n = 24 on), whose parts are no such sets of columns: a search of those sizes
     /// would take far longer than the join anyway.
     pub fn run_restricted(&self, index: usize) -> Option<u128> {
         let mut total = 0u128;

@@ -297,9 +297,10 @@ impl<'a> Counter<'a> {
 
     /// The threads a memory limit is worked out for: those the run will have, no more than
     /// the join engine's tasks, where threads matter to the memory (n = 14 has 890 tasks, so
-    /// `-j 1024` runs 890 threads). The plan is built for it (n = 25's in half a second);
-    /// from the partitioned sizes on ([`join::Policy::for_board`]), where it takes minutes,
-    /// there are millions of tasks, and it is not.
+    /// `-j 1024` runs 890 threads). The plan is built for it (n = 23's in under a second);
+    /// from the partitioned sizes on ([`join::Policy::for_board`]), where making it weighs
+    /// every unit (tens of seconds to minutes), there are hundreds of thousands of tasks or
+    /// more, and it is not.
     fn memory_threads(&self, n: u32, threads: usize) -> Result<usize, Error> {
         let partitioned = join::Policy::for_board(n).is_some();
         if self.max_memory.is_none() || !join::supports(n) || partitioned {

@@ -2,7 +2,7 @@
 //! half-boards is counted. The units (sets of west rows) and the layouts they are joined
 //! under (`layout`), their grouping into numbered tasks and the plan that answers for them
 //! (`tasks`); the weights that balance the tasks: a unit's from its sides' estimated
-//! half-boards (`weight`, `odds`, `holds`), and from n = 26 a partitioned unit's (`partition`,
+//! half-boards (`weight`, `odds`, `holds`), and from n = 24 a partitioned unit's (`partition`,
 //! `patterns`, `shares`, the cut diagonals it is split on, `cuts`); the quarter table of one
 //! row set a thread builds from n = 26 (`slice`) and what the engine holds (`memory`).
 //!

@@ -120,7 +120,7 @@ impl SideOdds {
     /// which the placed queens' odds leave further off). On 40 partitions drawn by weight
     /// at each of n = 27 and 28, made and counted: the east sides' estimates from 0.17 and
     /// 0.20 to 0.09 and 0.13, the west partitions' from 0.26 and 0.37 to 0.20 and 0.31.
-    /// Used by the partitions' weights (n = 26 on); the whole units' formula (n <= 25) was
+    /// Used by the partitions' weights (n = 24 on); the whole units' formula (n <= 23) was
     /// fitted to `halves` alone.
     pub(in crate::join) fn ramp(&self, place: Place) -> u64 {
         let mut rows = board_rows(self.shape, place);

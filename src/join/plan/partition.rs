@@ -85,13 +85,16 @@ pub struct Policy {
 /// the middle 90 % within 1.9 to 2.0 times) no task takes much more than ten.
 pub const TASK_NANOS: u64 = 180_000_000_000;
 
-/// Picoseconds of one core per unit of the weight at n = 26, 27 and 28 (partitions'
-/// weights, [`UnitParts`]): the core-seconds `count N --estimate -j 1` predicted, over the
-/// plan's total weight, on an Intel Xeon of 2020 (AVX-512), for the weights before 0.8.0,
-/// scaled at each change of the weights since (0.8.0, 0.9.0) by the ratio of the plans'
-/// total weights before and after (the same time for the whole count). Only the task cap depends on it; estimates and shards use weights
-/// relative to each other.
-const PICOS_PER_WEIGHT: [(u32, u64); 3] = [(26, 129), (27, 108), (28, 101)];
+/// Picoseconds of one core per unit of the weight at n = 24 to 28 (partitions' weights,
+/// [`UnitParts`]): the core-seconds `count N --estimate -j 1` predicted, over the plan's
+/// total weight, on an Intel Xeon of 2020 (AVX-512), for the weights before 0.8.0, scaled
+/// at each change of the weights since (0.8.0, 0.9.0) by the ratio of the plans' total
+/// weights before and after (the same time for the whole count); n = 24 and 25 (0.12.0):
+/// the core-seconds `count N --estimate -j 2` reported on a 2-core Xeon VM (AVX-512) over
+/// the plan's total weight, where a task (a unit) takes a second at most, far below the
+/// cap. Only the task cap depends on it; estimates and shards use weights relative to each
+/// other.
+const PICOS_PER_WEIGHT: [(u32, u64); 5] = [(24, 69), (25, 60), (26, 129), (27, 108), (28, 101)];
 
 impl Policy {
     /// A policy scaled down to small boards, so that most of their units are partitioned:
@@ -102,10 +105,11 @@ impl Policy {
         task_cap: 200_000,
     };
 
-    /// The policy of the n x n board, from n = 26 on (tables built on demand; none below):
-    /// a west partition of about 2^22 pairs of quarter entries (some 2^18 half-boards; the
-    /// median unit of n = 26 was as fast in 8 to 128 partitions), and tasks of at most about
-    /// [`TASK_NANOS`].
+    /// The policy of the n x n board, from n = 24 on (none below, where no unit's west side
+    /// reaches the size a partition is cut to): a west partition of about 2^22 pairs of
+    /// quarter entries (some 2^18 half-boards; the median unit of n = 26 was as fast in 8 to
+    /// 128 partitions; at n = 24, 16 units picked by weight took 0.94 of their whole time in
+    /// 2 partitions, 0.90 in 4 and 8), and tasks of at most about [`TASK_NANOS`].
     pub fn for_board(n: u32) -> Option<Policy> {
         let picos = PICOS_PER_WEIGHT
             .iter()
@@ -455,16 +459,20 @@ mod tests {
         assert!(whole > 0);
     }
 
-    /// A policy exists exactly for the boards whose quarter tables are built on demand, and
-    /// its cap is the task time in that board's weights.
+    /// A policy exists exactly from n = 24 on, so for every board whose quarter tables are
+    /// built on demand (the largest, whose units need partitions most), and its cap is the
+    /// task time in that board's weights.
     #[test]
-    fn boards_with_tables_built_on_demand_have_a_policy() {
+    fn boards_from_24_on_have_a_policy() {
         for n in crate::join::MIN_N..=crate::join::MAX_N {
+            assert_eq!(Policy::for_board(n).is_some(), n >= 24, "n = {n}");
             let on_demand =
                 crate::join::shape::Shape::new(n).h >= crate::join::plan::slice::ON_DEMAND_FROM;
-            assert_eq!(Policy::for_board(n).is_some(), on_demand, "n = {n}");
+            assert!(!on_demand || n >= 24, "n = {n}");
         }
-        let policy = Policy::for_board(28).unwrap();
-        assert_eq!(policy.task_cap, TASK_NANOS * 1000 / PICOS_PER_WEIGHT[2].1);
+        for (n, picos) in PICOS_PER_WEIGHT {
+            let policy = Policy::for_board(n).unwrap();
+            assert_eq!(policy.task_cap, TASK_NANOS * 1000 / picos, "n = {n}");
+        }
     }
 }

@@ -134,7 +134,7 @@ pub struct Plan {
     /// The units' west rows, grouped into tasks.
     pub(in crate::join) units: Vec<u32>,
     pub(in crate::join) tasks: Vec<JoinTask>,
-    /// Each task's weight, kept where a partitioning policy made the tasks (from n = 26:
+    /// Each task's weight, kept where a partitioning policy made the tasks (from n = 24:
     /// worked out with them, and dear to work out again); otherwise worked out when asked
     /// for.
     pub(in crate::join) weights: Vec<u64>,
@@ -153,9 +153,10 @@ type Weighed = (u32, u8, u64, Option<Box<[(std::ops::Range<u32>, u64)]>>);
 
 impl Plan {
     /// The plan for the n x n board (`MIN_N <= n <= MAX_N`), tasks split at `depth` rows;
-    /// from n = 26 on (tables built on demand), large units are partitioned
-    /// ([`Policy::for_board`]), which reads the row totals and weighs every unit now (some
-    /// 40 core-seconds at n = 28, on the current thread's rayon pool).
+    /// from n = 24 on, large units are partitioned ([`Policy::for_board`]), which weighs
+    /// every unit now (from the quarter table, or its row totals from n = 26 on, where tables
+    /// are built on demand; some 40 core-seconds at n = 28, on the current thread's rayon
+    /// pool).
     ///
     /// # Panics
     ///
@@ -165,7 +166,7 @@ impl Plan {
     }
 
     /// As [`Plan::new`], with units partitioned by `policy` (none: every unit joined whole,
-    /// as below n = 26). For tests and measurements: the tasks are numbered otherwise.
+    /// as below n = 24). For tests and measurements: the tasks are numbered otherwise.
     #[doc(hidden)]
     pub fn with_policy(n: u32, depth: u32, policy: Option<Policy>) -> Plan {
         let mut plan = Plan::without_tasks(n);
@@ -443,9 +444,9 @@ impl Plan {
         weight.max(1)
     }
 
-    /// An estimate of the work of part `part` of task `index` (at least 1): up to n = 25,
+    /// An estimate of the work of part `part` of task `index` (at least 1): up to n = 23,
     /// its unit's weight (`Plan::unit_size`, about a nanosecond of one core each); where a
-    /// policy partitions units (from n = 26), its partition's share of its unit's
+    /// policy partitions units (from n = 24), its partition's share of its unit's
     /// (`Plan::unit_parts`, about a quarter of a nanosecond each, which
     /// [`Policy::for_board`] allows for).
     pub fn part_weight(&self, index: usize, part: usize) -> u64 {

@@ -93,7 +93,7 @@ impl Plan {
     }
 
     /// What the weights of the partitions of the unit on `west_rows` are made from, for
-    /// plans that partition units (from n = 26): its estimated half-boards (`H_W` west,
+    /// plans that partition units (from n = 24): its estimated half-boards (`H_W` west,
     /// `H_E` east, [`SideOdds::halves`]) make its join `H_E H_W^(3/4) / 4`, each cut's odds
     /// of being held ([`super::holds`]) the east factors of a partition's share of it and
     /// what its index prunes ([`super::partition::Pruning`]), and the quarter entries its
