@@ -835,10 +835,11 @@ fn estimate(n: u32, seconds: u64, threads: usize) {
     let estimate = job
         .estimate_with_clock(std::time::Duration::from_secs(seconds), &clock)
         .unwrap();
-    // The estimate's task numbers are the count's: its plan is at the count's split depth
-    // (10 at n = 24), not the depth 14 the other tools take.
-    let depth = nqueens::Plan::auto_depth(n, nqueens::Engine::Join, threads).unwrap();
-    let plan = Plan::new(n, depth);
+    // The estimate's task numbers are its job's plan's (at the count's split depth, 10 at
+    // n = 24), not those of a plan at the depth 14 the other tools take.
+    let nqueens::Plan::Join(plan) = &job.plan else {
+        unreachable!("a job prepared for the join engine holds a join plan")
+    };
     let mut timed = estimate.timed.clone();
     timed.sort_by(|a, b| (a.seconds / a.weight as f64).total_cmp(&(b.seconds / b.weight as f64)));
     println!(
