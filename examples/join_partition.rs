@@ -23,6 +23,15 @@
 //! timed by its thread's processor time: its unit's pairs of quarter entries, its partition
 //! bits and the bits set, its weight and seconds.
 //!
+//! `join_partition drawn N PARTS SEED K...`: parts drawn as `sample` draws them, and the
+//! whole unit of each (its task's, where the task is a partitioned unit) counted as `2^K`
+//! partitions for each `K` in turn, timed by its thread's processor time; then each `K`'s
+//! sum of time over weight, relative to the first `K`'s: how many partitions the units the
+//! weight lies in want (n = 24 and 25, where a partitioned unit is one task: from n = 26 a
+//! task may be a run of a unit's partitions, and its weight not the unit's). Time it in
+//! the release build (LTO): in a build without it, units of n = 24 took six to ten times
+//! as long, and the most partitions looked best.
+//!
 //! `join_partition draws N PARTS SEED DRAWS WHOLE`: parts drawn as `sample` draws them (0
 //! parts: those named on standard input, as `sizes` reads them), each
 //! timed as `--estimate` times it, from `DRAWS` random pairs of pieces, and (`WHOLE` = 1)
@@ -93,7 +102,7 @@ use std::time::Instant;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | draws N PARTS SEED DRAWS WHOLE | estimate N SECONDS THREADS | largest N TASKS | sizes N [1] | queries N | ways N PARTS SEED SEARCH | traffic N PARTS SEED CACHE_KB TIMED | cost N PARTS SEED [PLAIN] | diagonals N..."
+        "usage: join_partition check N K... | time N UNITS REPS K... | parts N UNITS | plan N | fit N UNITS | sample N PARTS SEED | drawn N PARTS SEED K... | draws N PARTS SEED DRAWS WHOLE | estimate N SECONDS THREADS | largest N TASKS | sizes N [1] | queries N | ways N PARTS SEED SEARCH | traffic N PARTS SEED CACHE_KB TIMED | cost N PARTS SEED [PLAIN] | diagonals N..."
     );
     std::process::exit(2);
 }
@@ -108,6 +117,9 @@ fn main() {
         (Some("plan"), [n]) => plan(*n as u32),
         (Some("fit"), [n, units]) => fit(*n as u32, *units),
         (Some("sample"), [n, parts, seed]) => sample(*n as u32, *parts, *seed as u64),
+        (Some("drawn"), [n, parts, seed, ks @ ..]) if !ks.is_empty() => {
+            drawn(*n as u32, *parts, *seed as u64, ks)
+        }
         (Some("largest"), [n, tasks]) => largest(*n as u32, *tasks),
         (Some("sizes"), [n]) => sizes(*n as u32, false),
         (Some("sizes"), [n, whole]) => sizes(*n as u32, *whole == 1),
@@ -724,6 +736,40 @@ fn drawn_parts(plan: &Plan, parts: usize, seed: u64) -> Vec<(usize, usize)> {
             (i, part)
         })
         .collect()
+}
+
+/// `drawn N PARTS SEED K...`: each drawn part's unit timed in `2^K` partitions for each `K`,
+/// and the sums of time over weight (a unit is drawn in proportion to its weight) relative
+/// to the first `K`'s.
+fn drawn(n: u32, parts: usize, seed: u64, ks: &[usize]) {
+    let plan = Plan::new(n, 14);
+    let mut sums = vec![0f64; ks.len()];
+    for (i, part) in drawn_parts(&plan, parts, seed) {
+        let (at, weight) = if plan.partition_bits(i) > 0 {
+            (0, plan.weight(i))
+        } else {
+            (part, plan.part_weight(i, part))
+        };
+        let mut line = format!(
+            "task {i} part {at} bits {} weight {weight}:",
+            plan.partition_bits(i)
+        );
+        for (j, &k) in ks.iter().enumerate() {
+            let start = thread_seconds();
+            std::hint::black_box(plan.run_unit_partitioned(i, at, k as u8));
+            let secs = thread_seconds() - start;
+            sums[j] += secs / weight as f64;
+            line += &format!(" k={k} {secs:.3}");
+        }
+        println!("{line}");
+    }
+    let first = sums[0];
+    let rel: Vec<String> = sums.iter().map(|s| format!("{:.3}", s / first)).collect();
+    println!(
+        "time / weight summed, relative to k = {}: {}",
+        ks[0],
+        rel.join(" ")
+    );
 }
 
 fn sample(n: u32, parts: usize, seed: u64) {

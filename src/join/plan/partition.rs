@@ -111,6 +111,12 @@ impl Policy {
     /// quarter entries (some 2^18 half-boards; the median unit of n = 26 was as fast in 8 to
     /// 128 partitions; at n = 24, 16 units picked by weight took 0.94 of their whole time in
     /// 2 partitions, 0.90 in 4 and 8), and tasks of at most about [`TASK_NANOS`].
+    ///
+    /// Finer partitions at n = 24 did not pay: each partition makes and indexes its east
+    /// side again. Units drawn by weight at the bits of 2^21 pairs took 0.95 and 0.99 of
+    /// their time at this rule's (two draws of 30, `join_partition drawn`), and
+    /// `count 24 --estimate -j 2` saw no gain (0.67-0.77 of 0.10.0's core-seconds in three
+    /// rounds); at 2^18 (32 to 64 partitions a unit) it took 1.40 times 0.12.0's.
     pub fn for_board(n: u32) -> Option<Policy> {
         let picos = PICOS_PER_WEIGHT
             .iter()
