@@ -11,7 +11,7 @@ use super::bits::Gather;
 use super::chunking::Chunking;
 use super::group::fill_group;
 use super::hot::{CountHere, GROUPS_AT_ONCE, Row};
-use super::walk::Pairing;
+use super::walk::{Pairing, Run};
 use std::ops::Range;
 
 /// An index's members as its groups hold them: group `g`'s are `members[first[g] as
@@ -101,11 +101,11 @@ impl<'a, G: Gather, const CHUNKS: usize> BlockCount<'a, G, CHUNKS> {
 impl<G: Gather, const CHUNKS: usize> Pairing for BlockCount<'_, G, CHUNKS> {
     #[inline(always)]
     fn pair(&mut self, group: usize, first: usize, last: usize) {
-        self.pair_groups(&[group], first, last);
+        self.pair_runs(&[group], &[[first as u32, last as u32]]);
     }
 
     #[inline(always)]
-    fn pair_groups(&mut self, groups: &[usize], first: usize, last: usize) {
+    fn pair_runs(&mut self, groups: &[usize], runs: &[Run]) {
         // The groups' places among the block's tables (one outside the block wraps around
         // and is refused where its table is read).
         let mut local = [0; GROUPS_AT_ONCE];
@@ -115,7 +115,7 @@ impl<G: Gather, const CHUNKS: usize> Pairing for BlockCount<'_, G, CHUNKS> {
         let per_group = self.groups.chunking.rows();
         // SAFETY: every row number is below `per_group` (the promise of `trusting`).
         let mut here = unsafe { CountHere::<CHUNKS>::trusting(self.tables, self.rows, per_group) };
-        here.count(&local[..groups.len()], first, last);
+        here.count(&local[..groups.len()], runs);
         self.total += self.weight * here.total;
     }
 

@@ -329,9 +329,9 @@ impl Index {
         }
     }
 
-    /// Calls `pairing.pair_groups(groups, first, last)` for every group and run of prepared
-    /// queries `first..last` (in the order of [`Index::query_rests`]) whose pairs can share
-    /// no diagonal, in the tiled order of [`Walk::each_pairing`].
+    /// Calls `pairing.pair_runs(groups, runs)` for every batch of groups and the runs of
+    /// prepared queries (each `[first, last)`, in the order of [`Index::query_rests`]) whose
+    /// pairs can share no diagonal, in the tiled order of [`Walk::each_pairing`].
     #[inline(always)]
     pub(crate) fn each_pairing<P: Pairing>(&self, pairing: &mut P) {
         self.walk().each_pairing(pairing);
@@ -464,6 +464,7 @@ mod tests {
     use super::*;
     use crate::join::count::bits::Portable;
     use crate::join::count::hot::GROUPS_AT_ONCE;
+    use crate::join::count::walk::Run;
 
     /// The hot loop reads the queries' row numbers unchecked, bounded by the chunking they
     /// were made for: counting them against an index rebuilt with fewer rows since is
@@ -512,13 +513,13 @@ mod tests {
     /// [`GROUPS_AT_ONCE`] at a time, each group once, and the same pairs as one at a time.
     #[test]
     fn a_bucket_s_groups_are_paired_with_a_run_of_queries_together() {
-        struct Batches(Vec<(Vec<usize>, usize, usize)>);
+        struct Batches(Vec<(Vec<usize>, Vec<Run>)>);
         impl Pairing for Batches {
             fn pair(&mut self, _: usize, _: usize, _: usize) {
                 unreachable!("every pairing comes in a batch")
             }
-            fn pair_groups(&mut self, groups: &[usize], first: usize, last: usize) {
-                self.0.push((groups.to_vec(), first, last));
+            fn pair_runs(&mut self, groups: &[usize], runs: &[Run]) {
+                self.0.push((groups.to_vec(), runs.to_vec()));
             }
         }
         let plan = CutPlan::new(Shape::new(20));
@@ -527,16 +528,27 @@ mod tests {
         index.prepare_query_rests(Portable, &test_patterns(3000, 6));
         let mut batches = Batches(Vec::new());
         index.each_pairing(&mut batches);
-        let mut together = 0;
-        for (groups, _, _) in &batches.0 {
+        let (mut together, mut runs) = (0, 0);
+        for (groups, these) in &batches.0 {
             assert!((1..=GROUPS_AT_ONCE).contains(&groups.len()), "{groups:?}");
             assert!(groups.windows(2).all(|w| w[0] < w[1]), "{groups:?}");
+            assert!(these.iter().all(|r| r[0] < r[1]), "{these:?}");
             together += usize::from(groups.len() > 1);
+            runs += these.len();
         }
         assert!(together > batches.0.len() / 4, "{together}");
+        // Several runs of queries a call, each of one hard bucket's queries.
+        assert!(
+            runs > 2 * batches.0.len(),
+            "{runs} runs in {} calls",
+            batches.0.len()
+        );
         let mut tally = Tally(0);
         index.each_pairing(&mut tally);
-        let pairs: usize = batches.0.iter().map(|(g, f, l)| g.len() * (l - f)).sum();
+        let run_length = |r: &Run| (r[1] - r[0]) as usize;
+        let pairs: usize = (batches.0.iter())
+            .map(|(g, these)| g.len() * these.iter().map(run_length).sum::<usize>())
+            .sum();
         assert_eq!(pairs as u64, tally.0);
     }
 

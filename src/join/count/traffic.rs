@@ -12,7 +12,7 @@
 //! from the members they are made of, 8 bytes each, which come from beyond it.
 
 use super::hot::GROUP;
-use super::walk::Pairing;
+use super::walk::{Pairing, Run};
 use std::collections::HashMap;
 use std::ops::Range;
 
@@ -90,14 +90,10 @@ impl Model {
         *last = Some(*brought);
         beyond
     }
-}
 
-impl Pairing for Model {
-    fn pair(&mut self, group: usize, first: usize, last: usize) {
-        self.pair_groups(&[group], first, last);
-    }
-
-    fn pair_groups(&mut self, groups: &[usize], first: usize, last: usize) {
+    /// `groups` against the queries `first..last`: the queries' bytes, and the tables' rows
+    /// they touch, each read from beyond the cache unless read within its last `cache` bytes.
+    fn pair_run(&mut self, groups: &[usize], first: usize, last: usize) {
         let queries = (last - first) as u64;
         let bytes = queries * self.query_size;
         let t = &mut self.traffic;
@@ -115,6 +111,18 @@ impl Pairing for Model {
                 t.table_bytes_beyond += touched;
             }
             self.groups.insert(g, at.unwrap_or_default());
+        }
+    }
+}
+
+impl Pairing for Model {
+    fn pair(&mut self, group: usize, first: usize, last: usize) {
+        self.pair_run(&[group], first, last);
+    }
+
+    fn pair_runs(&mut self, groups: &[usize], runs: &[Run]) {
+        for &[first, last] in runs {
+            self.pair_run(groups, first as usize, last as usize);
         }
     }
 
@@ -139,25 +147,25 @@ mod tests {
     fn a_run_read_again_within_the_cache_is_a_hit_and_past_it_a_miss() {
         // Queries of 2 chunks (4 bytes), tables of 10 rows (640 bytes), a cache of 1,000.
         let mut model = Model::new(1000, 2, 10);
-        model.pair_groups(&[0], 0, 100); // 400 bytes in, table 640 in
-        model.pair_groups(&[0], 0, 100); // both hits
+        model.pair_run(&[0], 0, 100); // 400 bytes in, table 640 in
+        model.pair_run(&[0], 0, 100); // both hits
         let t = model.traffic;
         assert_eq!((t.tests, t.query_bytes), (200, 800));
         assert_eq!((t.query_bytes_beyond, t.table_bytes_beyond), (400, 640));
-        model.pair_groups(&[1, 2], 100, 400); // 1,200 bytes and two tables in
-        model.pair_groups(&[0], 0, 100); // 2,480 brought in since: misses
+        model.pair_run(&[1, 2], 100, 400); // 1,200 bytes and two tables in
+        model.pair_run(&[0], 0, 100); // 2,480 brought in since: misses
         let t = model.traffic;
         assert_eq!(t.tests, 200 + 600 + 100);
         assert_eq!(t.query_bytes_beyond, 400 + 1200 + 400);
         assert_eq!(t.table_bytes_beyond, 640 * 4);
         // One query touches a table's rows of its two chunks, not all ten.
-        model.pair_groups(&[7], 500, 501);
+        model.pair_run(&[7], 500, 501);
         assert_eq!(model.traffic.table_bytes_beyond, 640 * 4 + 128);
         assert!((model.traffic.beyond_per_test() - (2004.0 + 2688.0) / 901.0).abs() < 1e-9);
         // A block's tables made where the walk enters it: their members come from beyond
         // (4 KB a group), and the tables are then in the cache.
         model.enter_block(8..10);
-        model.pair_groups(&[8, 9], 500, 501);
+        model.pair_run(&[8, 9], 500, 501);
         assert_eq!(model.traffic.table_bytes_beyond, 640 * 4 + 128 + 2 * 4096);
         // Made again, whatever was read since.
         model.enter_block(8..9);
