@@ -108,10 +108,10 @@ pub(in crate::join) fn tile_bits(hard: usize, block: usize, row_bytes: usize) ->
 }
 
 impl Walk<'_> {
-    /// Calls `pairing.pair_runs(groups, runs)` for every group and run of queries
-    /// `first..last` whose pairs can share no diagonal: the groups of each indexed bucket
-    /// with a member clear of the queries' soft cuts, against the query buckets clear of its
-    /// hard cuts; each such pair of buckets once, in the tiled order ([`Walk`]), after
+    /// Calls `pairing.pair_runs(groups, runs)` for the groups and runs of queries whose
+    /// pairs can share no diagonal: the groups of each indexed bucket with a member clear of
+    /// the queries' soft cuts, against the query buckets clear of its hard cuts; each such
+    /// pair of a group and a query once, in the tiled order ([`Walk`]), after
     /// `pairing.weigh(w)` with its weight `w` (those of weight 0 not at all).
     #[inline(always)]
     pub(crate) fn each_pairing<P: Pairing>(&self, pairing: &mut P) {
@@ -286,12 +286,14 @@ impl Runs {
         self.held[w] == RUNS
     }
 
+    /// The runs of `weight` gathered.
     #[inline(always)]
     fn of(&self, weight: u64) -> &[Run] {
         let w = weight as usize - 1;
         &self.runs[w][..self.held[w]]
     }
 
+    /// The runs of `weight` handed over: none held.
     #[inline(always)]
     fn clear(&mut self, weight: u64) {
         self.held[weight as usize - 1] = 0;
