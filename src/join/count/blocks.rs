@@ -10,8 +10,8 @@
 use super::bits::Gather;
 use super::chunking::Chunking;
 use super::group::fill_group;
-use super::hot::{CountHere, GROUPS_AT_ONCE, Row};
-use super::walk::{Pairing, Run};
+use super::hot::{CountHere, GROUPS_AT_ONCE, Row, Run};
+use super::walk::Pairing;
 use std::ops::Range;
 
 /// An index's members as its groups hold them: group `g`'s are `members[first[g] as

@@ -10,7 +10,9 @@
 //! read checked). Where those row numbers come from is the walk's concern: tiled, mostly
 //! from the second-level cache.
 
-use super::walk::Run;
+/// A run of prepared queries, `[first, last)`: a hard bucket's queries of a class of soft
+/// values (`walk.rs`).
+pub(in crate::join) type Run = [u32; 2];
 
 /// Words in a row of a group: one bit per half-board, 512 half-boards to a group, one
 /// AVX-512 vector (two AVX2 ones) per row.

@@ -463,8 +463,7 @@ impl Pairing for Tested {
 mod tests {
     use super::*;
     use crate::join::count::bits::Portable;
-    use crate::join::count::hot::GROUPS_AT_ONCE;
-    use crate::join::count::walk::Run;
+    use crate::join::count::hot::{GROUPS_AT_ONCE, Run};
 
     /// The hot loop reads the queries' row numbers unchecked, bounded by the chunking they
     /// were made for: counting them against an index rebuilt with fewer rows since is
@@ -545,10 +544,8 @@ mod tests {
         );
         let mut tally = Tally(0);
         index.each_pairing(&mut tally);
-        let run_length = |r: &Run| (r[1] - r[0]) as usize;
-        let pairs: usize = (batches.0.iter())
-            .map(|(g, these)| g.len() * these.iter().map(run_length).sum::<usize>())
-            .sum();
+        let queries = |these: &[Run]| these.iter().map(|r| (r[1] - r[0]) as usize).sum::<usize>();
+        let pairs: usize = batches.0.iter().map(|(g, r)| g.len() * queries(r)).sum();
         assert_eq!(pairs as u64, tally.0);
     }
 

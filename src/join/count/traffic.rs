@@ -11,8 +11,8 @@
 //! tables as its walk enters the block (`blocks.rs`): they are then brought into the cache
 //! from the members they are made of, 8 bytes each, which come from beyond it.
 
-use super::hot::GROUP;
-use super::walk::{Pairing, Run};
+use super::hot::{GROUP, Run};
+use super::walk::Pairing;
 use std::collections::HashMap;
 use std::ops::Range;
 

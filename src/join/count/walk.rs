@@ -4,7 +4,7 @@
 //! (`index.rs`) files the half-boards; what is done with each pairing is a [`Pairing`]'s
 //! (the hot loop's count, a tally of the work, a model of the traffic, a device's list).
 
-use super::hot::GROUPS_AT_ONCE;
+use super::hot::{GROUPS_AT_ONCE, Run};
 use super::transpose::LongBits;
 use std::ops::Range;
 
@@ -254,9 +254,6 @@ struct Class {
     groups: Range<usize>,
     clear: u32,
 }
-
-/// A run of prepared queries, `[first, last)`.
-pub(in crate::join) type Run = [u32; 2];
 
 /// The runs gathered for one call of the hot loop at most.
 const RUNS: usize = 64;
