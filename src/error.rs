@@ -33,7 +33,7 @@ pub enum Error {
     ThreadPool(Failure),
     /// A checkpoint journal cannot be used: it is not one, it belongs to another run, it is
     /// damaged.
-    #[error("checkpoint {0}")]
+    #[error("checkpoint journal {0}")]
     Checkpoint(String),
     /// A checkpoint journal cannot be opened, locked, read, trimmed, written or synced: the
     /// failure names the journal ([`Failure::path`]) and keeps the I/O error as its source.
@@ -52,9 +52,15 @@ pub enum Error {
     /// range, given to a counter, a checkpoint or a plan).
     #[error("{0}")]
     Task(String),
-    /// Shard results cannot be merged.
+    /// Shard results cannot be merged: a shard missing or given twice, shards of two runs, a
+    /// sum no board holds. Each file was read as a shard result; the set does not add up.
     #[error("{0}")]
     Shard(String),
+    /// A file cannot be read as a shard result of this version: it is damaged or edited (its
+    /// checksum, or a value no run of it can hold), of another format or version, or names a
+    /// run no engine makes. The message names the file.
+    #[error("{0}")]
+    ShardFile(String),
     /// The engine asked for cannot count this board, or not within the memory limit.
     #[error("{0}")]
     Engine(String),
@@ -110,9 +116,9 @@ impl Error {
     /// when opening it: the I/O error says enough).
     pub(crate) fn checkpoint_io(path: &Path, doing: &str, error: std::io::Error) -> Error {
         let context = if doing.is_empty() {
-            format!("checkpoint {}", path.display())
+            format!("checkpoint journal {}", path.display())
         } else {
-            format!("checkpoint {}: {doing}", path.display())
+            format!("checkpoint journal {}: {doing}", path.display())
         };
         Error::CheckpointIo(Failure::new(context, Some(path), error))
     }
@@ -198,7 +204,10 @@ mod tests {
     fn an_io_error_is_the_source_of_a_checkpoint_error_which_names_the_path() {
         let cause = std::io::Error::new(std::io::ErrorKind::StorageFull, "the disk is full");
         let error = Error::checkpoint_io(Path::new("/runs/j28"), "cannot write", cause);
-        assert_eq!(error.to_string(), "checkpoint /runs/j28: cannot write");
+        assert_eq!(
+            error.to_string(),
+            "checkpoint journal /runs/j28: cannot write"
+        );
         let source = error.source().expect("the I/O error is kept");
         let io = source
             .downcast_ref::<std::io::Error>()

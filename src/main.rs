@@ -60,8 +60,9 @@ fn main() -> std::process::ExitCode {
                 Some(stdout) => say!("error: {stdout}"),
                 None => say!("error: {e:#}"),
             }
-            if is_in_use(&e) {
-                // Another run holds the file: nothing was tried, as with a bad command line.
+            if is_unusable_file(&e) {
+                // Another run holds the file, or it is no file this command can read: nothing
+                // was tried, as with a bad command line.
                 ExitCode::Usage.into()
             } else {
                 ExitCode::Failure.into()
@@ -70,12 +71,20 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-/// Whether an error is a file that another run holds locked (a journal, an output file).
-fn is_in_use(error: &anyhow::Error) -> bool {
+/// Whether an error is a file the command cannot use: one that another run holds locked (a
+/// journal, an output file), a checkpoint journal that is not one of this run (damaged, of
+/// another run or version), a shard result that cannot be read as one. Exit 2, as for any
+/// input a command cannot take; 1 is for results that disagree.
+fn is_unusable_file(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| {
         matches!(
             cause.downcast_ref::<nqueens::Error>(),
-            Some(nqueens::Error::InUse(_))
+            Some(
+                nqueens::Error::InUse(_)
+                    | nqueens::Error::Checkpoint(_)
+                    | nqueens::Error::ShardFile(_)
+                    | nqueens::Error::Recorded(_)
+            )
         )
     })
 }

@@ -394,3 +394,37 @@ fn audit_and_selftest_values_were_refused_in_rust_s_or_clap_s_words() {
         "too long",
     );
 }
+
+/// Regression (edges VI): `audit` read a journal with a byte-order mark or CRLF line ends
+/// while resuming the same journal refused it (exit 1), and the two prefixed one error
+/// differently (`checkpoint journal J:` and `checkpoint J:`). Both refuse an editor's
+/// journal alike: exit 2 (a file the command cannot take), the same line.
+#[test]
+fn audit_and_resume_read_an_edited_journal_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = journal(dir.path(), "12");
+    let whole = std::fs::read_to_string(&journal).unwrap();
+    for (edited, why) in [
+        (format!("\u{feff}{whole}"), "byte-order mark"),
+        (whole.replace('\n', "\r\n"), "CRLF"),
+    ] {
+        std::fs::write(&journal, &edited).unwrap();
+        let (code, stdout, audited) = audit(&["--share", "1"], &[&journal]);
+        assert_eq!(code, 2, "{stdout}{audited}");
+        let out = nqueens()
+            .args(["count", "12", "--engine", "search", "--checkpoint"])
+            .arg(&journal)
+            .output()
+            .unwrap();
+        let resumed = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{resumed}");
+        assert!(audited.contains(why), "{audited}");
+        assert_eq!(audited, resumed);
+        assert!(
+            audited.starts_with("error: checkpoint journal "),
+            "{audited}"
+        );
+        // The file is left as it was.
+        assert_eq!(std::fs::read_to_string(&journal).unwrap(), edited);
+    }
+}

@@ -347,3 +347,75 @@ fn bad_input_gets_one_line_and_exit_2() {
         assert_eq!(text(&out.stdout), "", "{args:?}");
     }
 }
+
+/// Regression (edges VI): `--baseline` took a result edited into another workload: a row of
+/// another board, no rows at all (the score still compared), an unknown engine, a row given
+/// twice, rounds outside 1..100, a least time above the most, a score on 0 threads; and
+/// `/dev/zero` grew without end, a FIFO with no writer hung. Each is one line and exit 2,
+/// at once, before anything runs.
+#[test]
+fn a_baseline_edited_into_another_workload_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = quick_json("1");
+    type Edit = fn(&mut Value);
+    let edits: [(Edit, &str); 8] = [
+        (
+            |v| v["rows"][0]["n"] = 17.into(),
+            "where the workload counts n = 16",
+        ),
+        (|v| v["rows"] = Value::Array(vec![]), "it has no rows"),
+        (
+            |v| v["rows"][1]["engine"] = "dfs".into(),
+            "unknown engine \"dfs\"",
+        ),
+        (
+            |v| {
+                let row = v["rows"][0].clone();
+                v["rows"].as_array_mut().unwrap().push(row);
+            },
+            "the join row on 1 thread given twice",
+        ),
+        (|v| v["rounds"] = 0.into(), "0 rounds"),
+        (|v| v["rounds"] = 101.into(), "101 rounds"),
+        (
+            |v| v["rows"][0]["min_seconds"] = (f(&v["rows"][0]["max_seconds"]) * 2.0).into(),
+            "a least time above",
+        ),
+        (|v| v["score"]["threads"] = 0.into(), "a score on 0 threads"),
+    ];
+    let mut cases: Vec<(std::path::PathBuf, &str)> = Vec::new();
+    for (i, (edit, want)) in edits.into_iter().enumerate() {
+        let mut edited = saved.clone();
+        edit(&mut edited);
+        let path = dir.path().join(format!("edited{i}.json"));
+        std::fs::write(&path, edited.to_string()).unwrap();
+        cases.push((path, want));
+    }
+    cases.push(("/dev/zero".into(), "not a regular file"));
+    let fifo = dir.path().join("fifo");
+    assert!(
+        std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    cases.push((fifo, "not a regular file"));
+    for (path, want) in cases {
+        let started = std::time::Instant::now();
+        let out = nqueens()
+            .args(["bench", "--quick", "--baseline"])
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{path:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{path:?}: {stderr}");
+        assert!(stderr.contains(want), "{path:?}: {stderr}");
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "{path:?}: {:?}",
+            started.elapsed()
+        );
+    }
+}

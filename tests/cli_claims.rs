@@ -137,6 +137,40 @@ fn a_journal_is_refused_on_a_file_another_run_is_writing() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "earlier\n");
 }
 
+/// Regression (edges VI): a hard link to a file another run's `-o` is replacing was taken as
+/// a file of its own (the run's temporary sits beside the other name), while the README says
+/// any name, link or hard link of such a file is refused. The run locks the file it replaces:
+/// every output and a journal by the hard link are refused, and the file is left alone.
+#[test]
+#[cfg(unix)]
+fn a_hard_link_to_an_output_being_written_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("X");
+    let hard = dir.path().join("hard");
+    std::fs::write(&out, "earlier\n").unwrap();
+    std::fs::hard_link(&out, &hard).unwrap();
+    let mut run = Watched::nqueens(&["solve", "16", "-j", "1", "-o", out.to_str().unwrap()]);
+    // Held once the run has locked the file it replaces (after its temporary).
+    wait_until(|| {
+        let file = File::open(&hard).unwrap();
+        matches!(
+            file.try_lock_shared(),
+            Err(std::fs::TryLockError::WouldBlock)
+        )
+    });
+    for args in OUTPUTS {
+        refused(args, &hard, "another nqueens run is using it");
+    }
+    refused(
+        &["count", "12", "--checkpoint"],
+        &hard,
+        "another run is using",
+    );
+    run.child.kill().unwrap();
+    run.wait();
+    assert_eq!(std::fs::read_to_string(&hard).unwrap(), "earlier\n");
+}
+
 /// A journal held by a run, as the test holds it (an exclusive lock on its file): every
 /// output refused by every name, the file untouched.
 #[test]

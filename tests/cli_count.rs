@@ -532,7 +532,7 @@ fn a_checkpoint_or_shard_file_must_be_a_regular_file() {
 }
 
 /// Regression: a shard file whose `shards` was 2^40, its checksum recomputed, grew `merge`
-/// to 23 GB; it is one line on stderr, exit 1, at once.
+/// to 23 GB; it is one line on stderr, exit 2 (a file no run makes), at once.
 #[test]
 fn merge_refuses_a_shard_count_of_2_to_the_40_without_allocating_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -571,7 +571,7 @@ fn merge_refuses_a_shard_count_of_2_to_the_40_without_allocating_it() {
         .args(&files)
         .timeout(std::time::Duration::from_secs(30))
         .assert()
-        .code(1);
+        .code(2);
     let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("at most one shard per task"), "{stderr}");

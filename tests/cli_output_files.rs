@@ -12,21 +12,28 @@ use std::path::Path;
 use std::process::Stdio;
 
 /// Whether the tests run as root, which the halves of tests that make device nodes (`mknod`)
-/// or give files away (`chown`) need. Not as root, such a half is skipped with a `SKIPPED`
-/// line printed past the harness's capture, so that a newcomer's first `cargo test` passes
-/// and says what it did not test; under CI=true (as `.ci/run` sets, running as root) it
-/// fails instead, so no skip is silent in CI.
+/// or give files away (`chown`) need ([`available_or_skip`]).
 fn root_or_skip(half: &str) -> bool {
     // SAFETY: geteuid has no preconditions and cannot fail.
-    if unsafe { libc::geteuid() } == 0 {
+    let root = unsafe { libc::geteuid() } == 0;
+    available_or_skip(root, half, "root", "run the tests as root")
+}
+
+/// Whether `half` of a test may run, which needs `what`: where it is missing, the half is
+/// skipped with a `SKIPPED` line printed past the harness's capture, so that a newcomer's
+/// first `cargo test` passes and says what it did not test (`remedy` says how to test it);
+/// under CI=true (as `.ci/run` sets, as root and with every tool installed) it fails
+/// instead, so no skip is silent in CI.
+fn available_or_skip(available: bool, half: &str, what: &str, remedy: &str) -> bool {
+    if available {
         return true;
     }
     if std::env::var("CI").is_ok_and(|v| v == "true") {
-        panic!("{half} needs root: CI (CI=true) runs the tests as root");
+        panic!("{half} needs {what}: CI (CI=true) has it");
     }
     let _ = writeln!(
         std::io::stderr().lock(),
-        "SKIPPED: cli_output_files: {half} needs root: it was NOT tested (run the tests as root)"
+        "SKIPPED: cli_output_files: {half} needs {what}: it was NOT tested ({remedy})"
     );
     false
 }
@@ -351,5 +358,66 @@ fn help_and_version_to_a_full_disk_exit_1() {
         assert!(stderr.contains("No space left on device"), "{stderr}");
         let (code, stderr) = cli_support::into_closed_pipe(args);
         assert_eq!((code, stderr.as_str()), (Some(0), ""), "{args:?}");
+    }
+}
+
+/// Whether `strace` runs here ([`available_or_skip`]; `.ci/run` installs it).
+fn strace_or_skip(test: &str) -> bool {
+    let runs = std::process::Command::new("strace")
+        .args(["-o", "/dev/null", "true"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    available_or_skip(runs, test, "strace", "apt-get install strace")
+}
+
+/// Regression (edges VI): `--checkpoint J`, a bare name, never synced the directory that
+/// holds the new journal (`--checkpoint /abs/J` did), and the renames of `-o` and
+/// `--subtotals` outputs synced no directory at all: a power loss could lose the new names.
+/// Each run is traced: the current directory is opened and synced after the file is made.
+#[test]
+fn new_files_by_a_bare_name_sync_their_directory() {
+    if !strace_or_skip("new_files_by_a_bare_name_sync_their_directory") {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    for (i, args) in [
+        &["count", "8", "--checkpoint", "J"][..],
+        &["solve", "8", "-o", "out"],
+        &["count", "8", "--subtotals", "subtotals"],
+        &["find", "9", "-o", "found"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let log = dir.path().join(format!("trace{i}"));
+        let out = cli_support::output(
+            std::process::Command::new("strace")
+                .args(["-f", "-e", "trace=openat,fsync", "-o"])
+                .arg(&log)
+                .arg(cli_support::bin())
+                .args(args)
+                .current_dir(dir.path())
+                .stdout(Stdio::null()),
+        );
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        let trace = std::fs::read_to_string(&log).unwrap();
+        // `openat(AT_FDCWD, ".", O_RDONLY|O_CLOEXEC) = 5`, then `fsync(5) = 0`.
+        let synced = trace.lines().filter_map(|line| {
+            let (_, opened) = line.split_once("openat(AT_FDCWD, \".\", ")?;
+            opened.rsplit_once("= ").map(|(_, fd)| fd.trim().to_owned())
+        });
+        let synced: Vec<String> = synced.collect();
+        // strace pads its calls to a column before their results.
+        let fsynced = |fd: &String| {
+            trace.lines().any(|line| {
+                line.split_once(&format!("fsync({fd})"))
+                    .is_some_and(|(_, result)| result.trim() == "= 0")
+            })
+        };
+        assert!(
+            synced.iter().any(fsynced),
+            "{args:?}: the current directory was not synced:\n{trace}"
+        );
     }
 }

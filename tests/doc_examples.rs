@@ -272,7 +272,7 @@ const HIDDEN_COUNT_FLAGS: [&str; 1] = ["--mpi"];
 
 /// Flags of other programs the pages name in their text: cargo's, MPI's launchers',
 /// Slurm's, the browser's.
-const OTHER_PROGRAMS_FLAGS: [&str; 18] = [
+const OTHER_PROGRAMS_FLAGS: [&str; 19] = [
     "--release",
     "--features",
     "--no-default-features",
@@ -285,6 +285,7 @@ const OTHER_PROGRAMS_FLAGS: [&str; 18] = [
     "--check",
     "--no-run",
     "--path",
+    "--locked",
     "--oversubscribe",
     "--parsable",
     "--array",

@@ -110,8 +110,42 @@ fn ctrl_c_took_longer_than_the_grace() {
 
 #[test]
 fn requests_for_other_host_names_are_refused() {
+    loopback_hosts_only(&Server::start(), &[]);
+}
+
+/// Regression (edges VI): on `[::ffff:127.0.0.1]`, a loopback address in IPv6's mapped form,
+/// the server warned that other machines could reach the page and dropped its Host check:
+/// `Host: evil.com` was answered 200. Every form of a loopback address is loopback.
+#[test]
+fn an_ipv4_mapped_loopback_address_keeps_the_host_check() {
+    let server = Server::start_at("[::ffff:127.0.0.1]:0");
+    assert!(
+        server.url.starts_with("http://[::ffff:127.0.0.1]:"),
+        "{}",
+        server.url
+    );
+    let address = server
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/');
+    let port = address.rsplit(':').next().unwrap().to_owned();
+    loopback_hosts_only(
+        &server,
+        &[
+            format!("[::ffff:127.0.0.1]:{port}"),
+            format!("[::ffff:7f00:1]:{port}"),
+            format!("localhost.:{port}"),
+        ],
+    );
+    let (status, stderr) = server.interrupt();
+    assert!(status.success(), "{status:?} {stderr}");
+    assert!(!stderr.contains("other machines"), "{stderr}");
+}
+
+/// Asks `server` for `/api/sizes` with its own address, the loopback names and `more` as the
+/// host (each answered 200), and with a name pointed at it by someone else's DNS (403).
+fn loopback_hosts_only(server: &Server, more: &[String]) {
     use std::io::{Read, Write};
-    let server = Server::start();
     let address = server
         .url
         .trim_start_matches("http://")
@@ -135,17 +169,21 @@ fn requests_for_other_host_names_are_refused() {
         answer
     };
     let port = address.rsplit(':').next().unwrap();
-    for host in [
+    let mut hosts = vec![
         address.clone(),
         format!("localhost:{port}"),
         format!("[::1]:{port}"),
-    ] {
+    ];
+    hosts.extend_from_slice(more);
+    for host in hosts {
         assert!(ask(&host).starts_with("HTTP/1.1 200"), "{host}");
     }
     // A name pointed at 127.0.0.1 by someone else's DNS (rebinding).
-    let refused = ask(&format!("evil.example:{port}"));
-    assert!(refused.starts_with("HTTP/1.1 403"), "{refused}");
-    assert!(refused.contains("localhost only"));
+    for host in [format!("evil.example:{port}"), "evil.com".to_owned()] {
+        let refused = ask(&host);
+        assert!(refused.starts_with("HTTP/1.1 403"), "{refused}");
+        assert!(refused.contains("localhost only"));
+    }
 }
 
 #[test]

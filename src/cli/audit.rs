@@ -5,6 +5,8 @@
 
 use super::config::{AuditConfig, AuditSample};
 use super::exit::ExitCode;
+use super::progress::{ProgressMode, TaskBar};
+use super::report::duration_in_words;
 use super::stderr::say;
 use anyhow::{Result, bail};
 use nqueens::checkpoint::{Recorded, RunIdentity};
@@ -59,13 +61,20 @@ struct Report {
 /// with its checksum), 2 when a file cannot be read as a journal or subtotals file of a run
 /// this version makes (said on stderr), as for any input the command cannot take.
 pub fn run(config: &AuditConfig) -> Result<ExitCode> {
+    // Drawn on a terminal once the recount has run half a second, as a count's is.
+    let bar = std::sync::OnceLock::new();
+    let update = |p: nqueens::Progress| {
+        if let Some(bar) = bar.get() {
+            TaskBar::update(bar, p);
+        }
+    };
     // What the files say, and the run they name made again: a file's fault, exit 2.
     let ready = read_all(config).and_then(|read| {
-        let (counter, mut job) = prepare(config, &read.identity)?;
+        let (counter, mut job) = prepare(config, &read.identity, &update)?;
         let expected = expected_tasks(&mut job, &read.shards)?;
         Ok((read, counter, job, expected))
     });
-    let (read, counter, job, expected) = match ready {
+    let (read, counter, mut job, expected) = match ready {
         Ok(ready) => ready,
         Err(e) => {
             say!("error: {e:#}");
@@ -79,19 +88,15 @@ pub fn run(config: &AuditConfig) -> Result<ExitCode> {
     };
     let seed = config.seed.unwrap_or_else(clock_seed);
     let sample = audit_sample(&ids, wanted, seed);
-    // Suspects are recounted whatever the sample: the recount says which record is right.
-    let most = read.identity.most_units();
-    let suspects: Vec<usize> = read
-        .tasks
-        .iter()
-        .filter(|(_, records)| !all_alike(records) || records.iter().any(|r| r.value > most))
-        .map(|(&task, _)| task)
-        .collect();
-    let recount: Vec<usize> = BTreeSet::from_iter(sample.iter().chain(&suspects).copied())
-        .into_iter()
-        .collect();
+    let recount = with_suspects(&read, &sample);
+    say_cost(&mut job, &recount);
     let started = Instant::now();
-    let values = counter.recount(&job, &recount)?;
+    let _ = bar.set(TaskBar::new(ProgressMode::Auto, job.n));
+    let values = counter.recount(&job, &recount);
+    if let Some(bar) = bar.get() {
+        bar.finish();
+    }
+    let values = values?;
     let differing: Vec<Differing> = recount
         .iter()
         .zip(values)
@@ -130,10 +135,15 @@ pub fn run(config: &AuditConfig) -> Result<ExitCode> {
 
 /// The counter and the job of the run the files name, as this build makes it; a run it does
 /// not make (another split's tasks) is the error.
-fn prepare(config: &AuditConfig, identity: &RunIdentity) -> Result<(Counter<'static>, Job)> {
+fn prepare<'a>(
+    config: &AuditConfig,
+    identity: &RunIdentity,
+    update: &'a (dyn Fn(nqueens::Progress) + Sync),
+) -> Result<(Counter<'a>, Job)> {
     let counter = Counter::new()
         .engine(identity.engine)
-        .split_depth(identity.split_depth);
+        .split_depth(identity.split_depth)
+        .on_progress(update);
     let counter = match config.threads {
         Some(threads) => counter.threads(threads),
         None => counter,
@@ -147,6 +157,52 @@ fn prepare(config: &AuditConfig, identity: &RunIdentity) -> Result<(Counter<'sta
         );
     }
     Ok((counter, job))
+}
+
+/// The tasks to recount: the sample, and every suspect whatever the sample (a task recorded
+/// differently, a value no task can hold): the recount says which record is right.
+fn with_suspects(read: &Read, sample: &[usize]) -> Vec<usize> {
+    let most = read.identity.most_units();
+    let suspects = read
+        .tasks
+        .iter()
+        .filter(|(_, records)| !all_alike(records) || records.iter().any(|r| r.value > most))
+        .map(|(&task, _)| task);
+    BTreeSet::from_iter(sample.iter().copied().chain(suspects))
+        .into_iter()
+        .collect()
+}
+
+/// The least predicted recount that is said before it starts.
+const SAY_COST_FROM: f64 = 10.0;
+
+/// Says what recounting the tasks `ids` will cost, when it is long: from a timed sample of
+/// the run (a second at most), the run's core-seconds shared out by the tasks' weights. A
+/// recount of one task of n = 30 takes days; the user should know before, not after.
+fn say_cost(job: &mut Job, ids: &[usize]) {
+    let Ok(estimate) = job.estimate(std::time::Duration::from_secs(1)) else {
+        return;
+    };
+    let weights = job.weights();
+    let all: f64 = weights.iter().map(|&w| w as f64).sum();
+    let ours: f64 = ids.iter().map(|&i| weights[i] as f64).sum();
+    let largest = ids.iter().map(|&i| weights[i]).max().unwrap_or(0) as f64;
+    if all <= 0.0 {
+        return;
+    }
+    let core_seconds = estimate.core_seconds * ours / all;
+    // No faster than the largest task alone, however many threads share the rest.
+    let seconds = (core_seconds / job.threads as f64).max(estimate.core_seconds * largest / all);
+    if seconds >= SAY_COST_FROM {
+        say!(
+            "audit: recounting {} of n = {} takes about {}, {} on {} (from a timed sample)",
+            plural(ids.len(), "task", "tasks"),
+            job.n,
+            duration_in_words(core_seconds, "core"),
+            duration_in_words(seconds, ""),
+            plural(job.threads, "thread", "threads")
+        );
+    }
 }
 
 /// Whether a task's records agree with one another.

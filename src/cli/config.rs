@@ -236,7 +236,8 @@ impl FindConfig {
         let format = format(args.format);
         if u64::from(n) > format.max_n() {
             return Err(format!(
-                "the {} format grows as n²: n = {n} is over its limit of {}",
+                "the {} format grows as n²: n = {n} is over its limit of {}; -f perm or -f json \
+                 write any n",
                 format.name(),
                 format.max_n()
             ));

@@ -5,7 +5,7 @@ use super::exit::ExitCode;
 use super::interrupt;
 use super::memory;
 use super::output::Output;
-use super::progress::TaskBar;
+use super::progress::{SampleBar, TaskBar};
 use super::report::{Reporter, Row};
 use super::stderr::say;
 use anyhow::{Result, bail};
@@ -55,7 +55,10 @@ pub fn run(config: &CountConfig) -> Result<ExitCode> {
         job.estimate_weights()?;
         if config.estimate {
             let setup = started.elapsed();
-            let estimate = sample(&mut job)?;
+            let shown = SampleBar::new(config.progress, n, ESTIMATE_BUDGET);
+            let estimate = sample(&mut job);
+            shown.finish();
+            let estimate = estimate?;
             bar.finish();
             super::report::estimate(&mut out, config.style, &job, &estimate, setup)?;
             continue;

@@ -26,17 +26,20 @@ pub const MEANINGS: &[(i32, &str)] = &[
     (ExitCode::Success as i32, "success"),
     (
         ExitCode::Failure as i32,
-        "a count disagreed with the known value, verify found an invalid or incomplete set, \
-         find was asked for n = 2 or 3, merge was given shards that do not add up, audit found \
-         a recorded value that differs from its recount, selftest or bench found a wrong \
-         count, or a run failed (a full disk, a memory limit too small)",
+        "a count disagreed with the known value, or past the known values is not a multiple \
+         of 4, verify found an invalid or incomplete set, find was asked for n = 2 or 3, merge \
+         was given shards that do not add up, audit found a recorded value that differs from \
+         its recount, selftest or bench found a wrong count, or a run failed (a full disk, a \
+         memory limit too small)",
     ),
     (
         ExitCode::Usage as i32,
         "a bad command line, a file that must be regular and is not or does not exist, a file \
-         another nqueens run is using (by any name), input verify cannot read, a file audit \
-         cannot read as a journal or subtotals file of this version (damaged, cut short, or \
-         recording no task), or a bench baseline of another benchmark or workload",
+         another nqueens run is using (by any name), input verify cannot read, a checkpoint \
+         journal a resume cannot take (damaged, of another run), a file merge cannot read as a \
+         shard result of this version, a file audit cannot read as a journal or subtotals file \
+         of this version (damaged, cut short, or recording no task), or a bench baseline of \
+         another benchmark or workload",
     ),
     (
         ExitCode::NotKept as i32,

@@ -7,6 +7,7 @@ pub mod bench;
 pub mod completions;
 pub mod config;
 pub mod count;
+pub mod document;
 pub mod exit;
 #[cfg(feature = "gpu")]
 pub mod gpu_info;

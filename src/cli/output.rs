@@ -94,6 +94,8 @@ pub enum Output {
         path: PathBuf,
         /// The mode and owner of the file it replaces, to be kept.
         keep: Option<Box<std::fs::Metadata>>,
+        /// The file it replaces, locked until the output is renamed over it or dropped.
+        _replaced: Option<File>,
     },
 }
 
@@ -217,16 +219,20 @@ impl Output {
         }
         let keep = std::fs::metadata(&target).ok().map(Box::new);
         let temporary = Temporary::create(&target)?;
-        // Locked first, then the journal's lock looked for (`nqueens::claim`): a journal
-        // another run appends to would be renamed over, its run's records lost.
-        if claim::held(&target).unwrap_or(false) {
-            return Err(in_use(path));
-        }
+        // Locked first, then the file it replaces locked too (`nqueens::claim`): a journal
+        // another run appends to would be renamed over, its run's records lost, and another
+        // run's output reached by a hard link would be written twice at once.
+        let replaced = match claim::hold_replaced(&target) {
+            Ok(claim::Replaced::InUse) => return Err(in_use(path)),
+            Ok(claim::Replaced::Held(file)) => Some(file),
+            Ok(claim::Replaced::Nothing) | Err(_) => None,
+        };
         super::interrupt::watch_temporary(temporary.path.clone());
         Ok(Output::File {
             writer: BufWriter::with_capacity(BUFFER, temporary),
             path: target,
             keep,
+            _replaced: replaced,
         })
     }
 
@@ -250,7 +256,9 @@ impl Output {
             Output::Direct { mut writer, path } => writer
                 .flush()
                 .with_context(|| format!("cannot write {}", path.display())),
-            Output::File { writer, path, keep } => {
+            Output::File {
+                writer, path, keep, ..
+            } => {
                 let cannot = || format!("cannot write {}", path.display());
                 let mut temporary = writer
                     .into_inner()
@@ -264,6 +272,8 @@ impl Output {
                 // Renamed while still locked: a run waiting for the name sees it complete.
                 std::fs::rename(&temporary.path, &path).with_context(cannot)?;
                 temporary.renamed = true;
+                // The new name, not only the bytes, through a power loss.
+                claim::sync_directory_of(&path).with_context(cannot)?;
                 Ok(())
             }
         }

@@ -280,6 +280,69 @@ impl StepBar {
     }
 }
 
+/// `--estimate`'s line while its sample is timed (minutes at the record sizes): the time so
+/// far and the most it may take, on a terminal once it has lasted [`AUTO_DELAY`], redrawn
+/// by a ticker of its own (the sample reports nothing while it runs).
+pub struct SampleBar {
+    bar: ProgressBar,
+    /// Dropped or sent to, it stops the thread that shows the bar after its delay.
+    stop: Option<Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl SampleBar {
+    /// The line of an estimate of board size `n` that takes at most `budget`; hidden where
+    /// stderr is no terminal or `mode` is [`ProgressMode::Never`].
+    pub fn new(mode: ProgressMode, n: u32, budget: Duration) -> SampleBar {
+        let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
+        if mode == ProgressMode::Never || !std::io::stderr().is_terminal() {
+            return SampleBar {
+                bar,
+                stop: None,
+                thread: None,
+            };
+        }
+        if let Ok(style) = ProgressStyle::with_template(
+            "{prefix}: timing a sample of the tasks {spinner} {elapsed} (at most {msg})",
+        ) {
+            bar.set_style(style);
+        }
+        bar.set_prefix(format!("n = {n}"));
+        bar.set_message(format!("{}s", budget.as_secs()));
+        let (stop, stopped) = mpsc::channel::<()>();
+        let shown = bar.clone();
+        let delay = if mode == ProgressMode::Auto {
+            AUTO_DELAY
+        } else {
+            Duration::ZERO
+        };
+        let thread = std::thread::spawn(move || {
+            if stopped.recv_timeout(delay) == Err(RecvTimeoutError::Timeout)
+                && !STOPPED.load(Ordering::SeqCst)
+            {
+                shown.set_draw_target(ProgressDrawTarget::stderr());
+                BAR_ON_SCREEN.store(true, Ordering::Relaxed);
+                shown.enable_steady_tick(Duration::from_millis(200));
+            }
+        });
+        SampleBar {
+            bar,
+            stop: Some(stop),
+            thread: Some(thread),
+        }
+    }
+
+    /// Removes the line from the terminal.
+    pub fn finish(mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+        self.bar.finish_and_clear();
+        BAR_ON_SCREEN.store(false, Ordering::Relaxed);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -123,7 +123,11 @@ impl Row {
     fn new(n: u32, solutions: u128, unique: Option<u128>, engine: Engine) -> Row {
         let known = known::total(n);
         let known_unique = unique.and(known::unique(n));
-        let matches = known.map(|k| k == solutions && (unique.is_none() || unique == known_unique));
+        // Past the table a count is still held to what every count keeps: a multiple of 4
+        // from n = 6 on. A count that breaks it is wrong, known or not.
+        let matches = known
+            .map(|k| k == solutions && (unique.is_none() || unique == known_unique))
+            .or((!known::possible_total(n, solutions)).then_some(false));
         Row {
             n,
             solutions,
@@ -154,9 +158,17 @@ impl Row {
         self
     }
 
-    /// Whether the count disagrees with the published values (an error, exit 1).
+    /// Whether the count disagrees with the published values, or past them is no count of
+    /// any board (not a multiple of 4 from n = 6 on): an error, exit 1.
     pub fn mismatch(&self) -> Option<String> {
         let show = |v: Option<u128>| v.map_or_else(|| "-".to_string(), |v| v.to_string());
+        if self.matches == Some(false) && self.known.is_none() {
+            return Some(format!(
+                "n = {}: counted {} solutions, which is not a multiple of 4, as every count from \
+                 n = 6 on is (H. M. Nielsen, 2026): a fault in this machine or build",
+                self.n, self.solutions
+            ));
+        }
         (self.matches == Some(false)).then(|| match self.unique {
             Some(unique) => format!(
                 "n = {}: counted {} solutions ({unique} unique), but OEIS A000170 and A002562 give {} ({})",
@@ -344,11 +356,53 @@ pub fn estimate(
     out.flush()
 }
 
+/// `seconds` in the largest unit that makes two or more of it, to two figures, each unit
+/// named after `kind` (`core` gives `105 core-hours`, empty gives `52 hours`); below two
+/// minutes, in seconds.
+pub fn duration_in_words(seconds: f64, kind: &str) -> String {
+    const UNITS: [(f64, &str); 5] = [
+        (365.25 * 86_400.0, "year"),
+        (86_400.0, "day"),
+        (3_600.0, "hour"),
+        (60.0, "minute"),
+        (1.0, "second"),
+    ];
+    let kind = if kind.is_empty() {
+        String::new()
+    } else {
+        format!("{kind}-")
+    };
+    let (size, name) = UNITS
+        .iter()
+        .find(|&&(size, _)| seconds >= 2.0 * size)
+        .copied()
+        .unwrap_or(UNITS[4]);
+    format!("{:.2} {kind}{name}s", Sig(seconds / size))
+}
+
+/// ` (about 105 core-hours)` beside a time of `seconds` past two minutes
+/// ([`duration_in_words`]); empty below, where seconds are what a person reads.
+fn in_long_units(seconds: f64, kind: &str) -> String {
+    if !seconds.is_finite() || seconds < 120.0 {
+        return String::new();
+    }
+    format!(", about {}", duration_in_words(seconds, kind))
+}
+
 /// The text line of an estimate.
 fn estimate_line(out: &mut impl Write, row: &EstimateRow, engine: Engine) -> io::Result<()> {
-    let memory = match row.memory_bytes {
+    // The engine's own memory, and the process's beside it: the engine of a small board
+    // needs kilobytes where the process itself holds megabytes.
+    let engine_memory = match row.memory_bytes {
         0 => "next to none".to_string(),
         bytes => format!("at most {}", super::memory::show(bytes)),
+    };
+    let memory = match row.peak_memory_bytes {
+        Some(peak) => format!(
+            "the engine's {engine_memory}, the process's {} so far",
+            super::memory::show(peak)
+        ),
+        None => format!("the engine's {engine_memory}"),
     };
     if row.parts == 0 {
         // A board without tasks (n = 2, 3) costs nothing, exactly: no sample, no error bar.
@@ -387,11 +441,13 @@ fn estimate_line(out: &mut impl Write, row: &EstimateRow, engine: Engine) -> io:
     // points), so the sample is counted in timings, and the parts they covered apart.
     writeln!(
         out,
-        "n = {}: about {:.3} {unit} ({error}), {:.3} s on {on}; {} ({engine}); memory \
+        "n = {}: about {:.3} {unit} ({error}{}), {:.3} s{} on {on}; {} ({engine}); memory: \
          {memory}; {} of {parts} in {:.2} s after {:.2} s of preparation; {spread}",
         row.n,
         Sig(row.core_seconds),
+        in_long_units(row.core_seconds, unit.trim_end_matches("-seconds")),
         Sig(row.seconds),
+        in_long_units(row.seconds, ""),
         plural(row.tasks as u128, "task"),
         plural(row.sampled as u128, "timing"),
         row.sample_seconds,

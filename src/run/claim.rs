@@ -11,7 +11,9 @@
 //! then refuses a target another run holds (a journal in use); a journal locks itself and
 //! then refuses a file whose temporary another run holds (an output being written). Both
 //! look at the file a name finally leads to: the end of its chain of symbolic links, dangling
-//! or not, so a link to a journal is the journal, and a hard link is the same file anyway.
+//! or not, so a link to a journal is the journal. A run writing an output also locks the file
+//! it will replace ([`hold_replaced`]), so that a hard link to it, which shares no name with
+//! the temporary, is found held too.
 
 use super::record::fnv1a;
 use crate::error::Error;
@@ -98,6 +100,51 @@ pub fn held_open(file: &File) -> io::Result<bool> {
     }
 }
 
+/// What [`hold_replaced`] found at an output's target.
+#[derive(Debug)]
+pub enum Replaced {
+    /// The file there, locked by this run while its replacement is written: another run that
+    /// reaches it by any name, a hard link included, finds it held.
+    Held(File),
+    /// No file there yet (or one this run cannot open, or a file system without locks).
+    Nothing,
+    /// Another run holds it: a journal in use, or the file another output replaces.
+    InUse,
+}
+
+/// Locks the file an output is about to replace (`target`, a final path), for as long as the
+/// returned file is open. The lock is on the file, not on a name: a hard link to an output
+/// being written names the same locked file, where the temporary beside the output's own name
+/// would not be found from it. Taken after the run's temporary is locked, and with a try, not
+/// a look: of two runs that reach one file at once, one is refused.
+pub fn hold_replaced(target: &Path) -> io::Result<Replaced> {
+    let file = match File::open(target) {
+        Ok(file) if file.metadata()?.is_file() => file,
+        Ok(_) => return Ok(Replaced::Nothing),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Replaced::Nothing),
+        Err(e) if e.kind() == io::ErrorKind::PermissionDenied => return Ok(Replaced::Nothing),
+        Err(e) => return Err(e),
+    };
+    match file.try_lock() {
+        Ok(()) => Ok(Replaced::Held(file)),
+        Err(std::fs::TryLockError::WouldBlock) => Ok(Replaced::InUse),
+        Err(std::fs::TryLockError::Error(e)) if e.kind() == io::ErrorKind::Unsupported => {
+            Ok(Replaced::Nothing)
+        }
+        Err(std::fs::TryLockError::Error(e)) => Err(e),
+    }
+}
+
+/// Syncs the directory that holds `path` (the current one for a bare name), so that a file
+/// just made or renamed there keeps its name through a power loss, not only its bytes.
+pub fn sync_directory_of(path: &Path) -> io::Result<()> {
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    File::open(dir)?.sync_all()
+}
+
 /// Whether another run is writing an output to `target` (a final path) now: its temporary
 /// file is there and locked.
 pub fn being_written(target: &Path) -> io::Result<bool> {
@@ -109,7 +156,7 @@ pub(crate) fn lock_journal(file: &File, path: &Path) -> Result<(), Error> {
     match file.try_lock() {
         Ok(()) => Ok(()),
         Err(std::fs::TryLockError::WouldBlock) => Err(Error::InUse(format!(
-            "checkpoint {}: another run is using this journal (it holds its lock); wait for \
+            "checkpoint journal {}: another run is using this journal (it holds its lock); wait for \
              that run to end, or use another file",
             path.display()
         ))),
@@ -139,7 +186,7 @@ pub(crate) fn refuse_an_output_being_written(
         let _ = std::fs::remove_file(&target);
     }
     Err(Error::InUse(format!(
-        "checkpoint {}: another nqueens run is writing this file (its temporary file {} is \
+        "checkpoint journal {}: another nqueens run is writing this file (its temporary file {} is \
          locked); wait for that run to end, or use another file",
         path.display(),
         temporary_path(&target).display()

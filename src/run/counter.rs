@@ -326,6 +326,30 @@ impl<'a> Counter<'a> {
         Err(Error::Gpu(NO_GPU_SUPPORT.into()))
     }
 
+    /// What tells the progress callback, if there is one, how far a run of the tasks `ids`
+    /// on the CPU threads has got: called with each task as it finishes, from any thread.
+    pub(crate) fn progress_of<'b>(
+        &'b self,
+        job: &'b Job,
+        ids: &[usize],
+    ) -> impl Fn(usize) + Sync + 'b {
+        let finished = AtomicUsize::new(0);
+        let work_finished = AtomicU64::new(0);
+        let work_total = ids.iter().map(|&i| job.weight(i)).sum();
+        let total = ids.len();
+        move |i| {
+            if let Some(progress) = self.progress {
+                let work = job.weight(i);
+                progress(Progress {
+                    done: finished.fetch_add(1, Ordering::Relaxed) + 1,
+                    total,
+                    work_done: work_finished.fetch_add(work, Ordering::Relaxed) + work,
+                    work_total,
+                });
+            }
+        }
+    }
+
     /// [`Counter::run`] on the CPU threads.
     fn run_on_cpu(
         &self,
@@ -336,9 +360,7 @@ impl<'a> Counter<'a> {
         if !ids.is_empty() {
             job.plan.prepare(job.threads);
         }
-        let finished = AtomicUsize::new(0);
-        let work_finished = AtomicU64::new(0);
-        let work_total = ids.iter().map(|&i| job.weight(i)).sum();
+        let report = self.progress_of(job, ids);
         // The largest tasks first, so that no thread starts a large one when the others are
         // about to run out of work (ties, and tasks without estimates, in task order).
         let mut order: Vec<usize> = (0..ids.len()).collect();
@@ -360,15 +382,7 @@ impl<'a> Counter<'a> {
                     return;
                 }
                 on_task(i, value);
-                if let Some(progress) = self.progress {
-                    let work = job.weight(i);
-                    progress(Progress {
-                        done: finished.fetch_add(1, Ordering::Relaxed) + 1,
-                        total: ids.len(),
-                        work_done: work_finished.fetch_add(work, Ordering::Relaxed) + work,
-                        work_total,
-                    });
-                }
+                report(i);
             },
         )?;
         if cancelled() {

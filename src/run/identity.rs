@@ -37,20 +37,12 @@ impl RunIdentity {
         }
     }
 
-    /// The most units one task of this run can hold: the whole board's, in its engine's
-    /// units, by the published count where there is one and by n! beyond (each queen in a
-    /// row and a column of its own). A recorded value past it is damaged whatever its
-    /// checksum says: the checksum guards against torn and mangled lines, not forged ones,
-    /// and a sum that wraps past 2^128 would print a wrong count with no error.
+    /// The most units one task of this run can hold: the whole board's ([`most_units`]). A
+    /// recorded value past it is damaged whatever its checksum says: the checksum guards
+    /// against torn and mangled lines, not forged ones, and a sum that wraps past 2^128 would
+    /// print a wrong count with no error.
     pub fn most_units(&self) -> u128 {
-        let n = u128::from(self.n);
-        let factorial = || {
-            (1..=n)
-                .try_fold(1u128, u128::checked_mul)
-                .unwrap_or(u128::MAX)
-        };
-        let solutions = crate::known::total(self.n).unwrap_or_else(factorial);
-        solutions.saturating_mul(units_per_solution(self.engine.tasks_engine(self.n)))
+        most_units(self.n, self.engine)
     }
 
     /// The identity as the header writes it (without its checksum).
@@ -105,6 +97,20 @@ impl RunIdentity {
         // Only fields as this program writes them: read back whole.
         (identity.fields() == fields).then_some(identity)
     }
+}
+
+/// The most units a run of `engine` on a board of `n` can count, in the engine's units: the
+/// whole board's solutions, by the published count where there is one and by n! beyond (each
+/// queen in a row and a column of its own). A task, a shard and a sum of either holds no more:
+/// journals, shard results and their sums are bounded by it before they are added.
+pub fn most_units(n: u32, engine: Engine) -> u128 {
+    let factorial = || {
+        (1..=u128::from(n))
+            .try_fold(1u128, u128::checked_mul)
+            .unwrap_or(u128::MAX)
+    };
+    let solutions = crate::known::total(n).unwrap_or_else(factorial);
+    solutions.saturating_mul(units_per_solution(engine.tasks_engine(n)))
 }
 
 /// What one solution is worth in the values of `engine`'s tasks: the plan's

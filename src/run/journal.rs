@@ -109,12 +109,9 @@ impl Journal {
             let header = format!("{MAGIC} {fields} check={:016x}\n", fnv1a(&fields));
             journal.write(&header)?;
             journal.sync()?;
-            // The new file's name must survive a crash too.
-            if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty())
-                && let Ok(dir) = File::open(dir)
-            {
-                let _ = dir.sync_all();
-            }
+            // The new file's name must survive a power loss too, a bare name's (its
+            // directory is the current one) as much as a path's.
+            let _ = claim::sync_directory_of(path);
             BTreeMap::new()
         } else {
             let records = journal.read(identity)?;
@@ -154,6 +151,7 @@ impl Journal {
         let mut block = Vec::new();
         read_more(&mut self.file, &mut block).map_err(cannot_read)?;
         let header_end = header_end(&block).map_err(|what| fail(what.into()))?;
+        refuse_edited(&block[..header_end]).map_err(|what| fail(what.into()))?;
         self.check_header(&String::from_utf8_lossy(&block[..header_end]), &fail)?;
         block.drain(..=header_end);
         let start = fnv1a(&self.identity);
@@ -343,6 +341,26 @@ impl Drop for Journal {
 /// Where the header line of a journal that starts `block` ends, or why there is none: a
 /// header cut short is a damaged journal (a disk that filled as it was made), not another
 /// file given by mistake, and is said so, with what to do.
+/// Refuses a journal an editor has saved: a byte-order mark before its header, or CRLF line
+/// ends (the header's tells). A journal is written by nqueens alone, line by line with its
+/// checksums; a resume appends to it and an audit reads it, and both read it alike through
+/// this check (`header` is the file's first line, its `\n` left out).
+pub(super) fn refuse_edited(header: &[u8]) -> Result<(), &'static str> {
+    if header.starts_with("\u{feff}".as_bytes()) {
+        return Err(
+            "it starts with a byte-order mark: an editor saved it, and a journal is nqueens's \
+             own file; remove the mark, or start over with another file",
+        );
+    }
+    if header.ends_with(b"\r") {
+        return Err(
+            "its lines end in CRLF: an editor saved it, and a journal is nqueens's own file; \
+             turn them back into LF (dos2unix), or start over with another file",
+        );
+    }
+    Ok(())
+}
+
 fn header_end(block: &[u8]) -> Result<usize, &'static str> {
     match block.iter().position(|&b| b == b'\n') {
         Some(end) => Ok(end),

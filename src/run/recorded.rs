@@ -3,7 +3,7 @@
 //! names, each task's value, and the node that counted it.
 
 use super::identity::RunIdentity;
-use super::journal::MAGIC;
+use super::journal::{MAGIC, refuse_edited};
 use super::journal_lines::{Lines, parse_lines, settle};
 use super::record::{fnv1a, total_units};
 use crate::error::Error;
@@ -33,28 +33,38 @@ impl Recorded {
     /// Reads the journal or subtotals file at `path`; any damage is an error naming the kind
     /// of file, its path and its line ([`Error::Recorded`]). A journal's torn last line, cut
     /// by a kill, is left out, as a resume leaves it out; a subtotals file is written whole
-    /// or not at all, so one that is cut short is damaged. A byte-order mark and CRLF line
-    /// ends, which an editor may add, are read past.
+    /// or not at all, so one that is cut short is damaged. A subtotals file's byte-order mark
+    /// and CRLF line ends, which an editor may add, are read past; a journal's are refused, as
+    /// a resume refuses them.
     pub fn read(path: &Path) -> Result<Recorded, Error> {
         let fail = |what: String| Error::Recorded(format!("{}: {what}", path.display()));
         let bytes = std::fs::read(path)
             .map_err(|e| Error::Recorded(format!("cannot read {}: {e}", path.display())))?;
         let text = String::from_utf8(bytes).map_err(|_| fail("not text".into()))?;
-        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
-        // A copy only for CRLF line ends: a journal of n = 28 is over a gigabyte.
-        let text = match text.contains("\r\n") {
-            true => std::borrow::Cow::Owned(text.replace("\r\n", "\n")),
-            false => std::borrow::Cow::Borrowed(text),
+        let bare = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        if bare.starts_with(MAGIC) {
+            // A journal is read as a resume reads it: an editor's byte-order mark or CRLF
+            // line ends refused alike.
+            let fail = |what: String| {
+                Error::Recorded(format!("checkpoint journal {}: {what}", path.display()))
+            };
+            let (header, rest) = text
+                .split_once('\n')
+                .ok_or_else(|| fail("no complete header line".into()))?;
+            refuse_edited(header.as_bytes()).map_err(|what| fail(what.into()))?;
+            let header = &header[MAGIC.len()..];
+            return Self::journal(header, rest, &fail);
+        }
+        // A subtotals file is the user's to read and keep: a byte-order mark and CRLF line
+        // ends, which an editor may add, are read past. A copy only for CRLF line ends.
+        let text = match bare.contains("\r\n") {
+            true => std::borrow::Cow::Owned(bare.replace("\r\n", "\n")),
+            false => std::borrow::Cow::Borrowed(bare),
         };
         let (header, rest) = text
             .split_once('\n')
             .ok_or_else(|| fail("no complete header line".into()))?;
-        if let Some(header) = header.strip_prefix(MAGIC) {
-            let fail = |what: String| {
-                Error::Recorded(format!("checkpoint journal {}: {what}", path.display()))
-            };
-            Self::journal(header, rest, &fail)
-        } else if let Some(header) = header.strip_prefix("# nqueens ") {
+        if let Some(header) = header.strip_prefix("# nqueens ") {
             let fail = |what: String| {
                 Error::Recorded(format!("subtotals file {}: {what}", path.display()))
             };

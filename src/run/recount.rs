@@ -77,7 +77,8 @@ impl Counter<'_> {
     ) -> Result<DoubleCheck, Error> {
         if let Plan::Join(_) = job.plan {
             let ids: Vec<usize> = values.keys().copied().collect();
-            let second = self.recount(job, &ids)?;
+            // Without progress: a count's bar has ended with its first way.
+            let second = self.recount_then(job, &ids, &|_| {})?;
             let differing = ids
                 .iter()
                 .zip(&second)
@@ -107,8 +108,19 @@ impl Counter<'_> {
     }
 
     /// The values of the tasks `ids` of `job` counted again, on this counter's threads: the
-    /// second way where the plan has one (the join's), else the first (the search's).
+    /// second way where the plan has one (the join's), else the first (the search's). The
+    /// progress callback follows these tasks.
     pub fn recount(&self, job: &Job, ids: &[usize]) -> Result<Vec<u128>, Error> {
+        self.recount_then(job, ids, &self.progress_of(job, ids))
+    }
+
+    /// [`Counter::recount`], calling `on_done` with each task as it finishes.
+    fn recount_then(
+        &self,
+        job: &Job,
+        ids: &[usize],
+        on_done: &(dyn Fn(usize) + Sync),
+    ) -> Result<Vec<u128>, Error> {
         for &id in ids {
             job.plan.check_task(id)?;
         }
@@ -118,7 +130,7 @@ impl Counter<'_> {
             // Checked above: a task of the plan, counted the first way.
             _ => plan.task_value(id),
         };
-        driver::run_some(job.threads, ids, value, |_, _| {})
+        driver::run_some(job.threads, ids, value, |id, _| on_done(id))
     }
 }
 

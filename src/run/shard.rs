@@ -10,6 +10,7 @@
 //! tasks otherwise.
 
 pub use super::deal::partition;
+use super::identity::most_units;
 use super::record::fnv1a;
 use crate::engine::{Engine, Plan};
 use crate::error::Error;
@@ -150,28 +151,16 @@ pub struct Merged {
 /// of that run, and the values are added in checked `u128` (a sum past it is
 /// an error, not a wrapped count that no known count could catch from n = 28 on).
 pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Error> {
-    let fail = |message: String| Err(Error::Shard(message));
     let Some((first_name, first)) = results.first() else {
-        return fail("no shard results to merge".into());
+        return Err(Error::Shard("no shard results to merge".into()));
     };
+    // Each file alone first: one that is not a shard result of this version is named as such
+    // (`Error::ShardFile`), before the set is compared.
     for (name, r) in results {
-        if r.format == FORMAT_V1 {
-            return fail(format!(
-                "{name}: a shard result of nqueens 0.1.0, which named engines and numbered the \
-                 join engine's tasks otherwise: merge it with 0.1.0, or count the shard again"
-            ));
-        }
-        if r.format != FORMAT {
-            return fail(format!("{name}: not a shard result"));
-        }
-        if r.engine() == Engine::Auto {
-            return fail(format!("{name}: unknown engine {:?}", r.engine));
-        }
-        if r.checksum != r.expected_checksum() {
-            return fail(format!(
-                "{name}: checksum mismatch (the file was edited or damaged)"
-            ));
-        }
+        check_file(name, r)?;
+    }
+    let fail = |message: String| Err(Error::Shard(message));
+    for (name, r) in results {
         if r.run() != first.run() {
             return fail(format!(
                 "{name} is a shard of another run ({}) than {first_name} ({})",
@@ -179,33 +168,28 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Error> {
                 first.run()
             ));
         }
-        if r.shard >= r.shards {
-            return fail(format!(
-                "{name}: shard {} of {} does not exist",
-                r.shard, r.shards
-            ));
-        }
-    }
-    // Every run has at least one task per shard (`Job::shard` refuses more shards).
-    if first.shards > first.tasks {
-        return fail(format!(
-            "{first_name}: {} shards of {} tasks: a run has at most one shard per task (the \
-             file was edited or damaged)",
-            first.shards, first.tasks
-        ));
     }
     check_shards(results)?;
     check_tasks(results)?;
-    // Every task once in the set: `tasks` is now the number of task numbers the files list.
+    // Every task once in the set: `tasks` is now the number of task numbers the files list,
+    // and one plan checks them all.
     check_run(first_name, first)?;
+    // Every task once, each shard within the board: the sum too, or one shard claims what
+    // another holds.
+    let most = most_units(first.n, first.engine());
     let mut units: u128 = 0;
     for (name, r) in results {
-        units = units.checked_add(r.units).ok_or_else(|| {
-            Error::Shard(format!(
-                "the shards add up to 2^128 units or more, past any count: {name} or a shard \
-                 before it is wrong"
-            ))
-        })?;
+        units = units
+            .checked_add(r.units)
+            .filter(|&units| units <= most)
+            .ok_or_else(|| {
+                Error::Shard(format!(
+                    "the shards add up to more than a board of n = {} can hold (at most {} \
+                     solutions): {name} or a shard before it is wrong",
+                    first.n,
+                    most / first.units_per_solution
+                ))
+            })?;
     }
     if !units.is_multiple_of(first.units_per_solution) {
         return fail("the shards add up to a fraction of a solution: a shard is wrong".into());
@@ -216,6 +200,58 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Error> {
         solutions: units / first.units_per_solution,
         shards: first.shards,
     })
+}
+
+/// Checks one file as a shard result of this version: its format, engine, checksum, shard
+/// number and version, and its value against what
+/// the board can hold ([`most_units`]): a checksum guards against damage, not forgery, so a
+/// recomputed one does not make 10^36 solutions of n = 30 a count.
+fn check_file(name: &str, r: &ShardResult) -> Result<(), Error> {
+    let fail = |message: String| Err(Error::ShardFile(format!("{name}: {message}")));
+    if r.format == FORMAT_V1 {
+        return fail(
+            "a shard result of nqueens 0.1.0, which named engines and numbered the join \
+             engine's tasks otherwise: merge it with 0.1.0, or count the shard again"
+                .into(),
+        );
+    }
+    if r.format != FORMAT {
+        return fail("not a shard result".into());
+    }
+    if r.engine() == Engine::Auto {
+        return fail(format!("unknown engine {:?}", r.engine));
+    }
+    if r.checksum != r.expected_checksum() {
+        return fail("checksum mismatch (the file was edited or damaged)".into());
+    }
+    if r.shard >= r.shards {
+        return fail(format!("shard {} of {} does not exist", r.shard, r.shards));
+    }
+    // Every run has at least one task per shard (`Job::shard` refuses more shards).
+    if r.shards > r.tasks {
+        return fail(format!(
+            "{} shards of {} tasks: a run has at most one shard per task (the file was edited \
+             or damaged)",
+            r.shards, r.tasks
+        ));
+    }
+    let ours = env!("CARGO_PKG_VERSION");
+    if r.version != ours {
+        return fail(format!(
+            "a shard result of nqueens {}, whose tasks may be numbered otherwise (this is \
+             {ours}): merge that run's shards with nqueens {}",
+            r.version, r.version
+        ));
+    }
+    let most = most_units(r.n, r.engine());
+    if r.units > most {
+        return fail(format!(
+            "it claims {} units, more than a whole board of n = {} holds ({most} at most): the \
+             file was edited or damaged",
+            r.units, r.n
+        ));
+    }
+    Ok(())
 }
 
 /// The most missing shards an error lists by number; the rest are counted.
@@ -291,11 +327,11 @@ fn check_tasks(results: &[(String, ShardResult)]) -> Result<(), Error> {
 /// the engine, the split depth as the engine takes it, the number of tasks and the units of a
 /// solution. The plan is built, which is bounded whatever the file says: a search plan holds
 /// at most [`Plan::MAX_TASKS`] tasks (a deeper split is lowered), and the join engine's are
-/// bounded by its board sizes (n <= 28) and their depths. A result of another version (of
-/// this format) is checked only by what holds for every version: its numbering is its own.
+/// bounded by its board sizes (n <= 28) and their depths. A result of another version is
+/// refused before ([`check_file`]): its numbering is its own, and no plan here is its plan.
 fn check_run(name: &str, result: &ShardResult) -> Result<(), Error> {
     let fail = |why: String| {
-        Err(Error::Shard(format!(
+        Err(Error::ShardFile(format!(
             "{name}: {why} (the file was edited or damaged)"
         )))
     };
@@ -307,9 +343,6 @@ fn check_run(name: &str, result: &ShardResult) -> Result<(), Error> {
             "it counts {} units per solution, which no engine does",
             result.units_per_solution
         ));
-    }
-    if result.version != env!("CARGO_PKG_VERSION") {
-        return Ok(());
     }
     let (n, engine, depth) = (result.n, result.engine(), result.split_depth);
     if let Err(e) = engine.settle(n) {
@@ -483,14 +516,69 @@ mod tests {
     }
 
     /// Regression: `units` near 2^128 wrapped the sum silently (caught at n = 15 by the known
-    /// count, where one is known; from n = 28 on, none is). The sum is checked.
+    /// count, where one is known; from n = 28 on, none is). Each shard is bounded by the board.
     #[test]
     fn shard_units_near_2_to_the_128_are_refused_not_wrapped() {
         let mut results = results(8, 2);
         results[0].1.units = u128::MAX - 1;
         results[0].1.checksum = results[0].1.expected_checksum();
-        let error = refusal(&results);
-        assert!(error.contains("past any count"), "{error}");
+        let error = merge(&results).unwrap_err();
+        assert!(matches!(error, Error::ShardFile(_)), "{error:?}");
+        assert!(
+            error
+                .to_string()
+                .contains("more than a whole board of n = 8")
+        );
+    }
+
+    /// Regression (edges VI): a shard whose checksum was recomputed, claiming 10^36 solutions
+    /// of n = 30 or 2^127 of n = 28, was merged and printed with exit 0. Each shard is bounded
+    /// by what the whole board can hold (n! past the known counts), and so is their sum.
+    #[test]
+    fn merge_refuses_a_count_no_board_can_hold() {
+        for (n, units) in [
+            (30, 10u128.pow(36)),
+            (28, 1u128 << 127),
+            (27, 3 * (1u128 << 60)),
+        ] {
+            let error = merge(&edited(results(8, 2), |r| {
+                r.n = n;
+                r.units = units;
+            }))
+            .unwrap_err();
+            assert!(matches!(error, Error::ShardFile(_)), "n = {n}: {error:?}");
+            assert!(
+                error
+                    .to_string()
+                    .contains(&format!("whole board of n = {n} holds")),
+                "{error}"
+            );
+        }
+        // Each shard within the board, the two together past it: one claims what the other
+        // holds.
+        let most = most_units(8, Engine::SEARCH);
+        let mut results = results(8, 2);
+        for (_, r) in &mut results {
+            r.units = most;
+            r.checksum = r.expected_checksum();
+        }
+        let error = merge(&results).unwrap_err();
+        assert!(matches!(error, Error::Shard(_)), "{error:?}");
+        assert!(
+            error
+                .to_string()
+                .contains("add up to more than a board of n = 8 can hold (at most 92"),
+            "{error}"
+        );
+    }
+
+    /// Regression (edges VI): a shard of another version was checked only by what holds for
+    /// every version, not against the plan it names: it is refused, naming the version.
+    #[test]
+    fn a_shard_of_another_version_is_refused() {
+        let error = merge(&edited(results(8, 2), |r| r.version = "0.11.0".into())).unwrap_err();
+        assert!(matches!(error, Error::ShardFile(_)), "{error:?}");
+        assert!(error.to_string().contains("nqueens 0.11.0"), "{error}");
     }
 
     /// Regression: zero units per solution, with zero units, divided by zero (a panic).

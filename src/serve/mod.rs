@@ -104,14 +104,14 @@ async fn serve(config: &ServeConfig) -> Result<Instant> {
         let mut stdout = std::io::stdout().lock();
         let _ = writeln!(stdout, "{url}").and_then(|()| stdout.flush());
     }
-    if !addr.ip().is_loopback() {
+    if !is_loopback(addr.ip()) {
         say!("warning: listening on {addr}: other machines can reach this page");
     }
     if config.open {
         open_browser(&url);
     }
     // Outermost: the other checks read the host it settles.
-    let app = router(state).layer(from_fn_with_state(addr.ip().is_loopback(), checked_host));
+    let app = router(state).layer(from_fn_with_state(is_loopback(addr.ip()), checked_host));
     Ok(conn::serve(listener, app, stopping, GRACE).await)
 }
 
@@ -308,16 +308,24 @@ fn valid_host(host: &str) -> bool {
             && port.is_none_or(|port| port.bytes().all(|b| b.is_ascii_digit())))
 }
 
-/// Whether `host` (with or without its port) names this machine: `localhost` or a loopback
-/// address (`127.0.0.1`, `[::1]`).
+/// Whether `host` (with or without its port) names this machine: `localhost` (with the root's
+/// dot too) or a loopback address in any form (`127.0.0.1`, `[::1]`, `[::ffff:127.0.0.1]`).
 fn is_loopback_name(host: &str) -> bool {
     let (name, _) = split_port(host);
+    let name = name.strip_suffix('.').unwrap_or(name);
     name.eq_ignore_ascii_case("localhost")
         || name
-            .trim_start_matches('[')
-            .trim_end_matches(']')
+            .strip_prefix('[')
+            .and_then(|name| name.strip_suffix(']'))
+            .unwrap_or(name)
             .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
+            .is_ok_and(is_loopback)
+}
+
+/// Whether `ip` is a loopback address in any form: `127.0.0.0/8`, `::1`, and an IPv4 loopback
+/// address mapped into IPv6 (`::ffff:127.0.0.1`), which `IpAddr::is_loopback` does not count.
+fn is_loopback(ip: std::net::IpAddr) -> bool {
+    ip.to_canonical().is_loopback()
 }
 
 /// The page's files by path (GET and HEAD); a JSON 404 for anything else.

@@ -153,6 +153,22 @@ mod tests {
         assert_eq!(error.to_string(), "line 1: not UTF-8 text");
     }
 
+    /// Regression (edges VI): a full-width digit (U+FF10 to U+FF19, EF BC 90 and on in UTF-8)
+    /// at the start was taken for a byte-order mark cut short and the input called "binary
+    /// data"; it is text, refused as a word that is no column number.
+    #[test]
+    fn a_full_width_digit_is_text_not_binary_data() {
+        for text in ["０\n", "３ 1 0 2\n", "\u{feff}３ 1 0 2\n"] {
+            let reader = Reader::new(text.as_bytes(), None).unwrap();
+            let error = reader.into_iter().find_map(Result::err).unwrap();
+            assert!(!error.is_binary(), "{text:?}: {error}");
+            assert!(
+                error.to_string().contains("is not a column number"),
+                "{text:?}: {error}"
+            );
+        }
+    }
+
     /// Regression: an SVG cut off before `</svg>` was read as if whole; it is refused, and so
     /// is text after the picture.
     #[test]

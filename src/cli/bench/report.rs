@@ -5,7 +5,7 @@
 
 use super::machine::Machine;
 use super::rows::Row;
-use super::workload::Workload;
+use super::workload::{ENGINES, Workload};
 use super::yardstick::Yardsticks;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
@@ -61,15 +61,18 @@ pub struct Score {
 /// Reads a saved `--json` result to compare with one of `workload`: refused, in one line, when
 /// it cannot be read, is not a result of this benchmark, or is of another format or workload.
 pub fn read_baseline(path: &Path, workload: &Workload) -> Result<Report, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("--baseline {}: cannot read it: {e}", path.display()))?;
-    let value: serde_json::Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
-        .map_err(|_| {
-            format!(
-                "--baseline {}: not a result of `nqueens bench --json` (not JSON)",
-                path.display()
-            )
-        })?;
+    let text = crate::cli::document::read(
+        path,
+        "a saved benchmark result",
+        crate::cli::document::MAX_BASELINE_BYTES,
+    )
+    .map_err(|e| format!("--baseline {e}"))?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|_| {
+        format!(
+            "--baseline {}: not a result of `nqueens bench --json` (not JSON)",
+            path.display()
+        )
+    })?;
     match value.get("format").and_then(|f| f.as_str()) {
         Some(FORMAT) => {}
         Some(YARDSTICKS_FORMAT) => {
@@ -113,7 +116,87 @@ pub fn read_baseline(path: &Path, workload: &Workload) -> Result<Report, String>
             }
         ));
     }
+    if let Err(why) = same_workload_rows(&report, workload) {
+        return Err(format!(
+            "--baseline {}: not a result of this benchmark's workload: {why}",
+            path.display()
+        ));
+    }
     Ok(report)
+}
+
+/// Checks a result's rows and score as a run of `workload` makes them: at least one row; each
+/// of an engine the benchmark times, on its board, on 1 to `MAX_THREADS` threads, once; rounds
+/// from 1 to 100; a least time at most the median and the median at most the most; a score
+/// that is the join engine's row on the most threads. A result edited into another workload
+/// would be compared as if it were one of this.
+fn same_workload_rows(report: &Report, workload: &Workload) -> Result<(), String> {
+    if report.rows.is_empty() {
+        return Err("it has no rows".into());
+    }
+    if !(1..=100).contains(&report.rounds) {
+        return Err(format!(
+            "{} rounds, where a run has 1 to 100",
+            report.rounds
+        ));
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for row in &report.rows {
+        let Some(&(_, engine)) = ENGINES.iter().find(|(name, _)| *name == row.engine) else {
+            return Err(format!("a row of an unknown engine {:?}", row.engine));
+        };
+        if row.n != workload.board(engine) {
+            return Err(format!(
+                "a {} row of n = {}, where the workload counts n = {}",
+                row.engine,
+                row.n,
+                workload.board(engine)
+            ));
+        }
+        if !(1..=nqueens::MAX_THREADS).contains(&row.threads) {
+            return Err(format!(
+                "a {} row on {} threads, where a run has 1 to {}",
+                row.engine,
+                row.threads,
+                nqueens::MAX_THREADS
+            ));
+        }
+        if !seen.insert((row.engine.as_str(), row.threads)) {
+            return Err(format!(
+                "the {} row on {} given twice",
+                row.engine,
+                nqueens::parse::plural(row.threads as u128, "thread")
+            ));
+        }
+        if !(row.min_seconds <= row.median_seconds && row.median_seconds <= row.max_seconds) {
+            return Err(format!(
+                "the {} row on {}: a least time above its median or most",
+                row.engine,
+                nqueens::parse::plural(row.threads as u128, "thread")
+            ));
+        }
+    }
+    let top = report
+        .rows
+        .iter()
+        .filter(|r| r.engine == "join")
+        .max_by_key(|r| r.threads);
+    match (&report.score, top) {
+        (None, None) => Ok(()),
+        (Some(score), Some(row))
+            if score.threads == row.threads
+                // Within a rounding of the JSON's decimals.
+                && (score.solutions_per_second - row.solutions_per_second).abs()
+                    <= 1e-9 * row.solutions_per_second =>
+        {
+            Ok(())
+        }
+        (Some(score), _) => Err(format!(
+            "a score on {} that is not its join row on the most threads",
+            nqueens::parse::plural(score.threads as u128, "thread")
+        )),
+        (None, Some(_)) => Err("join rows and no score".into()),
+    }
 }
 
 /// Whether every time and rate a result holds is a finite number above 0, as a run writes
@@ -196,15 +279,18 @@ pub fn text(
                 b.solutions_per_second,
                 score.solutions_per_second / b.solutions_per_second
             ),
-            Some(b) => format!(" (baseline on {} threads: not compared)", b.threads),
+            Some(b) => format!(
+                " (baseline on {}: not compared)",
+                nqueens::parse::plural(b.threads as u128, "thread")
+            ),
             None => String::new(),
         };
         writeln!(
             out,
-            "score: {:.3e} solutions a second on {} threads (join, n = {} a thread){against}, \
+            "score: {:.3e} solutions a second on {} (join, n = {} a thread){against}, \
              {:.1}x one textbook counter",
             score.solutions_per_second,
-            score.threads,
+            nqueens::parse::plural(score.threads as u128, "thread"),
             report.workload.join_n,
             score.textbook_counters
         )?;

@@ -3,6 +3,7 @@
 //! row derives, from its own medians and the one-thread row's alone.
 
 use crate::cli::selftest::count_against_known;
+use nqueens::parse::plural;
 use nqueens::{Engine, known};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -78,7 +79,7 @@ pub fn time(timing: &Timing, step: &dyn Fn(usize)) -> Result<Row, String> {
                     })
                 })
                 .collect::<Result<Vec<_>, _>>()
-                .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+                .map_err(|e| format!("cannot start {}: {e}", plural(threads as u128, "thread")))?;
             boards
                 .into_iter()
                 .map(|board| {
@@ -91,8 +92,8 @@ pub fn time(timing: &Timing, step: &dyn Fn(usize)) -> Result<Row, String> {
         seconds.push(started.elapsed().as_secs_f64());
         if let Some(wrong) = wrong?.into_iter().flatten().next() {
             return Err(format!(
-                "the {name} engine on {threads} threads: {wrong}: this machine or build counts \
-                 wrong"
+                "the {name} engine on {}: {wrong}: this machine or build counts wrong",
+                plural(threads as u128, "thread")
             ));
         }
     }

@@ -138,11 +138,34 @@ impl<R: BufRead> Input<R> {
 
     /// Skips a UTF-8 byte order mark at the start of the input (an editor's, not text).
     pub(super) fn skip_byte_order_mark(&mut self) -> Result<(), ParseError> {
-        for (i, &expected) in b"\xef\xbb\xbf".iter().enumerate() {
+        const MARK: &[u8] = b"\xef\xbb\xbf";
+        // Looked for in the first read, which holds three bytes but for reads of a byte or
+        // two: a character that only starts as the mark does (U+FF10, a full-width digit, is
+        // EF BC 90) is text, left whole for what reads it.
+        let (whole, short, cut) = {
+            let first = self.fill()?;
+            let short = !first.is_empty() && first.len() < MARK.len() && MARK.starts_with(first);
+            // EF BB and a byte that ends no character: a mark cut short.
+            let three = &first[..first.len().min(MARK.len())];
+            let cut = three.starts_with(&MARK[..2]) && std::str::from_utf8(three).is_err();
+            (first.starts_with(MARK), short, cut && !short)
+        };
+        if whole {
+            self.consume(MARK.len());
+            return Ok(());
+        }
+        if cut {
+            // Read past, so that what follows is judged on its own.
+            self.consume(2);
+            return Err(self.error("not UTF-8 text"));
+        }
+        if !short {
+            return Ok(());
+        }
+        // Reads of a byte or two: the mark byte by byte.
+        for &expected in MARK {
             match self.fill()?.first() {
                 Some(&byte) if byte == expected => self.consume(1),
-                // Not a mark at all: nothing consumed.
-                _ if i == 0 => return Ok(()),
                 // The start of one cut short: no UTF-8 text starts so.
                 _ => return Err(self.error("not UTF-8 text")),
             }
