@@ -80,6 +80,10 @@ mod tests {
     fn the_peak_is_at_least_what_is_held_now() {
         let now = resident_bytes().expect("Linux has /proc/self/status");
         let peak = peak_bytes().expect("Linux has /proc/self/status");
-        assert!(now > 0 && peak >= now, "now {now}, peak {peak}");
+        // The kernel folds each thread's count of resident pages into the process's now and
+        // then, and the peak with it: while other tests' threads allocate, the peak may lag
+        // what is held by a few pages (seen: 24 KiB). A megabyte is far beyond that lag and
+        // far below a peak that was not followed at all.
+        assert!(now > 0 && peak + (1 << 20) >= now, "now {now}, peak {peak}");
     }
 }

@@ -303,12 +303,18 @@ impl SampleBar {
             };
         }
         if let Ok(style) = ProgressStyle::with_template(
-            "{prefix}: timing a sample of the tasks {spinner} {elapsed} (at most {msg})",
+            "{prefix}: timing a sample of the tasks {spinner} {elapsed_precise} of at most {msg}",
         ) {
             bar.set_style(style);
         }
         bar.set_prefix(format!("n = {n}"));
-        bar.set_message(format!("{}s", budget.as_secs()));
+        let seconds = budget.as_secs();
+        bar.set_message(format!(
+            "{:02}:{:02}:{:02}",
+            seconds / 3600,
+            seconds / 60 % 60,
+            seconds % 60
+        ));
         let (stop, stopped) = mpsc::channel::<()>();
         let shown = bar.clone();
         let delay = if mode == ProgressMode::Auto {

@@ -380,13 +380,11 @@ pub fn duration_in_words(seconds: f64, kind: &str) -> String {
     format!("{:.2} {kind}{name}s", Sig(seconds / size))
 }
 
-/// ` (about 105 core-hours)` beside a time of `seconds` past two minutes
-/// ([`duration_in_words`]); empty below, where seconds are what a person reads.
-fn in_long_units(seconds: f64, kind: &str) -> String {
-    if !seconds.is_finite() || seconds < 120.0 {
-        return String::new();
-    }
-    format!(", about {}", duration_in_words(seconds, kind))
+/// `about 105 core-hours` for a time of `seconds` past two minutes ([`duration_in_words`]);
+/// `None` below, where seconds are what a person reads.
+fn in_long_units(seconds: f64, kind: &str) -> Option<String> {
+    (seconds.is_finite() && seconds >= 120.0)
+        .then(|| format!("about {}", duration_in_words(seconds, kind)))
 }
 
 /// The text line of an estimate.
@@ -445,9 +443,10 @@ fn estimate_line(out: &mut impl Write, row: &EstimateRow, engine: Engine) -> io:
          {memory}; {} of {parts} in {:.2} s after {:.2} s of preparation; {spread}",
         row.n,
         Sig(row.core_seconds),
-        in_long_units(row.core_seconds, unit.trim_end_matches("-seconds")),
+        in_long_units(row.core_seconds, unit.trim_end_matches("-seconds"))
+            .map_or_else(String::new, |words| format!(", {words}")),
         Sig(row.seconds),
-        in_long_units(row.seconds, ""),
+        in_long_units(row.seconds, "").map_or_else(String::new, |words| format!(" ({words})")),
         plural(row.tasks as u128, "task"),
         plural(row.sampled as u128, "timing"),
         row.sample_seconds,
@@ -468,5 +467,28 @@ impl std::fmt::Display for Sig {
         let magnitude = x.log10().floor() as i32;
         let decimals = (digits as i32 - 1 - magnitude).max(0) as usize;
         write!(f, "{x:.decimals$}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `count 24 --estimate` said "about 376784 core-seconds ... 188435 s on 2 threads": the
+    /// same in the units a person reads, to two figures.
+    #[test]
+    fn long_times_are_said_in_hours_days_or_years() {
+        assert_eq!(duration_in_words(376_784.0, "core"), "4.4 core-days");
+        assert_eq!(duration_in_words(188_435.0, ""), "2.2 days");
+        assert_eq!(duration_in_words(170_000.0, ""), "47 hours");
+        assert_eq!(duration_in_words(590.0, "core"), "9.8 core-minutes");
+        assert_eq!(duration_in_words(3.2e7, "core"), "370 core-days");
+        assert_eq!(duration_in_words(3.9e13, "core"), "1235835 core-years");
+        assert_eq!(duration_in_words(30.0, ""), "30 seconds");
+        assert_eq!(in_long_units(119.0, ""), None);
+        assert_eq!(
+            in_long_units(7.0 * 86_400.0, "GPU").unwrap(),
+            "about 7.0 GPU-days"
+        );
     }
 }
