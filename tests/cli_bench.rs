@@ -256,6 +256,12 @@ fn a_wrong_count_fails_the_benchmark() {
         "{}",
         text(&out.stderr)
     );
+    // Regression (edges VI): "on 1 threads".
+    assert!(
+        text(&out.stderr).contains("the join engine on 1 thread: "),
+        "{}",
+        text(&out.stderr)
+    );
     assert_eq!(text(&out.stdout), "");
 }
 

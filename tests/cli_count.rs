@@ -531,6 +531,50 @@ fn a_checkpoint_or_shard_file_must_be_a_regular_file() {
     nqueens().args(["merge", "/no/such/shard"]).assert().code(2);
 }
 
+/// Regression (edges VI): a cut or non-JSON shard was exit 1 in `merge` while a damaged
+/// journal was exit 2 in `audit`. A file a command cannot read is exit 2 everywhere, one
+/// line naming it; a set that does not add up stays exit 1.
+#[test]
+fn merge_of_an_unreadable_shard_is_exit_2_and_of_a_bad_set_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = |i: usize| {
+        let out = nqueens()
+            .args(["count", "8", "--shard", &format!("{i}/2")])
+            .output()
+            .unwrap();
+        let file = dir.path().join(format!("s{i}.json"));
+        std::fs::write(&file, &out.stdout).unwrap();
+        file
+    };
+    let (s0, s1) = (shard(0), shard(1));
+    let whole = std::fs::read_to_string(&s1).unwrap();
+    let cut = dir.path().join("cut.json");
+    std::fs::write(&cut, &whole[..whole.len() / 2]).unwrap();
+    let not_json = dir.path().join("not.json");
+    std::fs::write(&not_json, "shard 1 of 2\n").unwrap();
+    let edited = dir.path().join("edited.json");
+    std::fs::write(&edited, whole.replacen("\"units\":", "\"units\":1", 1)).unwrap();
+    for (file, why) in [
+        (&cut, "cut short"),
+        (&not_json, "not JSON"),
+        (&edited, "checksum mismatch"),
+    ] {
+        let out = nqueens().arg("merge").arg(&s0).arg(file).assert().code(2);
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(stderr.contains(why), "{stderr}");
+        assert!(stderr.contains(file.to_str().unwrap()), "{stderr}");
+    }
+    nqueens().arg("merge").arg(&s0).arg(&s0).assert().code(1);
+    nqueens()
+        .arg("merge")
+        .arg(&s0)
+        .arg(&s1)
+        .assert()
+        .success()
+        .stdout("92\n");
+}
+
 /// Regression: a shard file whose `shards` was 2^40, its checksum recomputed, grew `merge`
 /// to 23 GB; it is one line on stderr, exit 2 (a file no run makes), at once.
 #[test]

@@ -48,6 +48,10 @@ fn estimate_of_the_search_needs_no_table_and_a_range_gives_a_line_per_size() {
     for (line, n) in lines.iter().zip(10..) {
         assert!(line.starts_with(&format!("n = {n}: about ")), "{line}");
         assert!(line.contains("core-seconds"), "{line}");
+        // Regression (edges VI): "memory at most 7K" for a process that holds megabytes.
+        // The engine's memory and the process's are named apart.
+        assert!(line.contains("; memory: the engine's at most "), "{line}");
+        assert!(line.contains(", the process's "), "{line}");
     }
 }
 

@@ -37,7 +37,7 @@ impl RunIdentity {
         }
     }
 
-    /// The most units one task of this run can hold: the whole board's ([`most_units`]). A
+    /// The most units one task of this run can hold: the whole board's (`most_units`). A
     /// recorded value past it is damaged whatever its checksum says: the checksum guards
     /// against torn and mangled lines, not forged ones, and a sum that wraps past 2^128 would
     /// print a wrong count with no error.

@@ -148,8 +148,9 @@ pub struct Merged {
 /// Nothing a file says is trusted with memory or arithmetic: what merge holds grows with the
 /// files it is given (their shard numbers and task lists), never with the sizes they claim
 /// (a `shards` of 2^40 once allocated 23 GB); the run they name is checked against the plan
-/// of that run, and the values are added in checked `u128` (a sum past it is
-/// an error, not a wrapped count that no known count could catch from n = 28 on).
+/// of that run, and the values are added in checked `u128`, each shard and the sum bounded
+/// by what the whole board holds (past it is an error, not a count that no known count could
+/// catch from n = 28 on).
 pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Error> {
     let Some((first_name, first)) = results.first() else {
         return Err(Error::Shard("no shard results to merge".into()));
@@ -161,7 +162,7 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Error> {
     }
     let fail = |message: String| Err(Error::Shard(message));
     for (name, r) in results {
-        if r.run() != first.run() {
+        if r.run() != first.run() || r.units_per_solution != first.units_per_solution {
             return fail(format!(
                 "{name} is a shard of another run ({}) than {first_name} ({})",
                 r.run(),
@@ -203,9 +204,9 @@ pub fn merge(results: &[(String, ShardResult)]) -> Result<Merged, Error> {
 }
 
 /// Checks one file as a shard result of this version: its format, engine, checksum, shard
-/// number and version, and its value against what
-/// the board can hold ([`most_units`]): a checksum guards against damage, not forgery, so a
-/// recomputed one does not make 10^36 solutions of n = 30 a count.
+/// number and version, and its value against what the board can hold ([`most_units`]): a
+/// checksum guards against damage, not forgery, so a recomputed one does not make 10^36
+/// solutions of n = 30 a count.
 fn check_file(name: &str, r: &ShardResult) -> Result<(), Error> {
     let fail = |message: String| Err(Error::ShardFile(format!("{name}: {message}")));
     if r.format == FORMAT_V1 {
