@@ -184,9 +184,10 @@ fn say_cost(job: &mut Job, ids: &[usize]) {
         return;
     };
     let weights = job.weights();
+    let weight = |i: usize| weights.get(i).map_or(0.0, |&w| w as f64);
     let all: f64 = weights.iter().map(|&w| w as f64).sum();
-    let ours: f64 = ids.iter().map(|&i| weights[i] as f64).sum();
-    let largest = ids.iter().map(|&i| weights[i]).max().unwrap_or(0) as f64;
+    let ours: f64 = ids.iter().map(|&i| weight(i)).sum();
+    let largest = ids.iter().map(|&i| weight(i)).fold(0.0, f64::max);
     if all <= 0.0 {
         return;
     }
