@@ -176,12 +176,7 @@ fn same_workload_rows(report: &Report, workload: &Workload) -> Result<(), String
             ));
         }
     }
-    let top = report
-        .rows
-        .iter()
-        .filter(|r| r.engine == "join")
-        .max_by_key(|r| r.threads);
-    match (&report.score, top) {
+    match (&report.score, super::rows::score_row(&report.rows)) {
         (None, None) => Ok(()),
         (Some(score), Some(row))
             if score.threads == row.threads

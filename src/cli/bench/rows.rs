@@ -34,6 +34,14 @@ pub struct Row {
     pub efficiency: Option<f64>,
 }
 
+/// The row the score is taken from: the join engine's on the most threads (what a run's
+/// score is made of, and what a saved result's score is checked against).
+pub fn score_row(rows: &[Row]) -> Option<&Row> {
+    rows.iter()
+        .filter(|r| r.engine == "join")
+        .max_by_key(|r| r.threads)
+}
+
 /// How a row is timed: its engine, board, threads (boards at once) and rounds.
 pub struct Timing<'a> {
     /// `join` or `search`, as the rows name it.

@@ -196,10 +196,7 @@ fn score(
     before: &Yardsticks,
     after: &Yardsticks,
 ) -> Option<Score> {
-    let row = rows
-        .iter()
-        .filter(|r| r.engine == "join")
-        .max_by_key(|r| r.threads)?;
+    let row = rows::score_row(rows)?;
     let textbook = nqueens::known::total(workload.textbook_n)? as f64
         / ((before.textbook_seconds + after.textbook_seconds) / 2.0);
     Some(Score {
