@@ -371,6 +371,18 @@ fn strace_or_skip(test: &str) -> bool {
     available_or_skip(runs, test, "strace", "apt-get install strace")
 }
 
+/// The per-thread files `strace -ff -o DIR/PREFIX` wrote (`PREFIX<pid>`), each one whole.
+fn traces_of(dir: &std::path::Path, prefix: &str) -> String {
+    let mut traces = String::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_name().to_string_lossy().starts_with(prefix) {
+            traces += &std::fs::read_to_string(entry.path()).unwrap();
+        }
+    }
+    traces
+}
+
 /// Regression (edges VI): `--checkpoint J`, a bare name, never synced the directory that
 /// holds the new journal (`--checkpoint /abs/J` did), and the renames of `-o` and
 /// `--subtotals` outputs synced no directory at all: a power loss could lose the new names.
@@ -391,9 +403,11 @@ fn new_files_by_a_bare_name_sync_their_directory() {
     .enumerate()
     {
         let log = dir.path().join(format!("trace{i}"));
+        // `-ff`: one file a thread, so no call is split into "unfinished" and "resumed"
+        // halves by another thread's line (seen in CI with `-f` and one shared file).
         let out = cli_support::output(
             std::process::Command::new("strace")
-                .args(["-f", "-e", "trace=openat,fsync", "-o"])
+                .args(["-ff", "-e", "trace=openat,fsync", "-o"])
                 .arg(&log)
                 .arg(cli_support::bin())
                 .args(args)
@@ -401,7 +415,7 @@ fn new_files_by_a_bare_name_sync_their_directory() {
                 .stdout(Stdio::null()),
         );
         assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
-        let trace = std::fs::read_to_string(&log).unwrap();
+        let trace = traces_of(dir.path(), &format!("trace{i}."));
         // `openat(AT_FDCWD, ".", O_RDONLY|O_CLOEXEC) = 5`, then `fsync(5) = 0`.
         let synced = trace.lines().filter_map(|line| {
             let (_, opened) = line.split_once("openat(AT_FDCWD, \".\", ")?;
