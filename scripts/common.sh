@@ -3,7 +3,8 @@
 # option it does not know (--help among them), the checks of their arguments, the build of the
 # release binaries and where cargo put them, one timing, a median, a field of a JSON line, a
 # CSV line, a count with its noun, what a figure needs beside it to be compared (the machine,
-# the build, the date), and the cleanup of whatever a script starts, however it ends.
+# the build, the date), a made file pasted into the pages that show it, and the cleanup of
+# whatever a script starts, however it ends.
 #
 # Each check calls the script's own `bad` (the reason and the usage on stderr, exit 2) when a
 # value is wrong, before anything is built (a build takes minutes).
@@ -264,4 +265,23 @@ csv_line() {
     fields+=("$field")
   done
   echo "${fields[*]}"
+}
+
+# Pastes the file $2 into the pages that show it (README.md, docs/*.md), whole, between
+# `<!-- $1: FILE -->` and `<!-- end $1 -->` (FILE named from the project's root $root):
+# what frontier.sh's tables and bench-example.sh's example are made for.
+paste_into_pages() {
+  local kind=$1 made=$2 shown page
+  shown=$(realpath -m --relative-to="$root" "$made")
+  for page in "$root"/README.md "$root"/docs/*.md; do
+    if ! [ -f "$page" ] || ! grep -qF "<!-- $kind: $shown -->" "$page"; then
+      continue
+    fi
+    on_exit rm -f "$page.tmp"
+    awk -v marker="<!-- $kind: $shown -->" -v end="<!-- end $kind -->" -v made="$made" '
+      $0 == marker { print; while ((getline line < made) > 0) print line; skipping = 1; next }
+      skipping && $0 == end { skipping = 0 }
+      !skipping { print }' "$page" >"$page.tmp" && mv "$page.tmp" "$page"
+    echo "pasted ${made#"$root"/} into ${page#"$root"/}" >&2
+  done
 }

@@ -227,20 +227,7 @@ md=$prefix.md
 } >"$md"
 
 "$chart" "$prefix.svg" "$csv" "${others[@]}"
-# The pages that show this table (`<!-- frontier: PREFIX.md -->` ... `<!-- end frontier -->`,
-# PREFIX.md named from the project's root) get it pasted in, whole.
-shown=$(realpath -m --relative-to="$root" "$md")
-for page in "$root"/README.md "$root"/docs/*.md; do
-  if ! [ -f "$page" ] || ! grep -qF "<!-- frontier: $shown -->" "$page"; then
-    continue
-  fi
-  on_exit rm -f "$page.tmp"
-  awk -v marker="<!-- frontier: $shown -->" -v table="$md" '
-    $0 == marker { print; while ((getline line < table) > 0) print line; skipping = 1; next }
-    skipping && $0 == "<!-- end frontier -->" { skipping = 0 }
-    !skipping { print }' "$page" >"$page.tmp" && mv "$page.tmp" "$page"
-  echo "pasted the table into ${page#"$root"/}" >&2
-done
+paste_into_pages frontier "$md"
 cat "$md"
 echo
 echo "wrote $md, $csv and $prefix.svg" >&2

@@ -4,12 +4,14 @@
 # peer / nqueens with its range over the rounds: how the search's speed on one thread is
 # compared with a published depth-first counter. The peer is built here, `cc -O3
 # -march=native`, from the source file given; it must take the board size as its only
-# argument and count that one size.
+# argument and count that one size. Or the peer is a command already built (-c), as
+# scripts/library-speed.sh gives a program that counts through the library.
 set -euo pipefail
 
 usage() {
   cat <<'EOF'
-usage: scripts/versus-peer.sh -p PEER.c [-n SIZES] [-R ROUNDS] [-a ARGS] [-o FILE] [-h]
+usage: scripts/versus-peer.sh (-p PEER.c | -c COMMAND) [-n SIZES] [-R ROUNDS] [-a ARGS]
+                              [-o FILE] [-h]
 
 Builds nqueens and the C counter PEER.c (cc -O3 -march=native), then runs `PEER N` and
 `nqueens ARGS` (N put in place of the word N) alternately, ROUNDS rounds, for each size.
@@ -17,6 +19,7 @@ Prints a Markdown table: each one's median wall-clock seconds, and the ratio pee
 (above 1: nqueens is faster), its median and range over the rounds.
 
   -p PEER.c   the peer's C source; it takes the board size as its only argument
+  -c COMMAND  the peer as a command already built, quoted, with N for the size
   -n SIZES    board sizes, quoted (default "16 17")
   -R ROUNDS   rounds (default 5)
   -a ARGS     nqueens arguments, quoted, with N for the size
@@ -42,13 +45,15 @@ bad() {
 source "$(dirname "$0")/common.sh"
 
 peer=
+command=
 sizes="16 17"
 rounds=5
 args="count N --engine search -j 1"
 output=
-while getopts ":p:n:R:a:o:h" opt; do
+while getopts ":p:c:n:R:a:o:h" opt; do
   case $opt in
     p) peer=$OPTARG ;;
+    c) command=$OPTARG ;;
     n) sizes=$OPTARG ;;
     R) rounds=$OPTARG ;;
     a) args=$OPTARG ;;
@@ -60,22 +65,32 @@ while getopts ":p:n:R:a:o:h" opt; do
 done
 shift $((OPTIND - 1))
 [ $# = 0 ] || bad "unexpected argument '$1'"
-[ -n "$peer" ] || bad "-p PEER.c is needed: the peer's C source"
-if ! [ -f "$peer" ] || ! [ -r "$peer" ]; then
-  bad "-p $peer: not a readable file"
+if [ -n "$command" ]; then
+  [ -z "$peer" ] || bad "-p and -c: one peer, a C source or a command"
+  [[ " $command " == *" N "* ]] || bad "-c '$command': no word N for the size"
+else
+  [ -n "$peer" ] || bad "-p PEER.c or -c COMMAND is needed: the peer"
+  if ! [ -f "$peer" ] || ! [ -r "$peer" ]; then
+    bad "-p $peer: not a readable file"
+  fi
 fi
 check_sizes "$sizes"
 check_runs "$rounds"
 [[ " $args " == *" N "* ]] || bad "-a '$args': no word N for the size"
 [ -z "$output" ] || check_output -o "$output"
-command -v cc >/dev/null || bad "no C compiler (cc) to build the peer with"
+[ -n "$command" ] || command -v cc >/dev/null || bad "no C compiler (cc) to build the peer with"
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 need_scratch
 build_release --bin nqueens
 nqueens=$release/nqueens
-peer_bin=$scratch/peer
-run cc -O3 -march=native -o "$peer_bin" "$peer"
+if [ -n "$command" ]; then
+  peer_name=$command
+else
+  run cc -O3 -march=native -o "$scratch/peer" "$peer"
+  command="$scratch/peer N"
+  peer_name="$(basename "$peer") (cc -O3 -march=native)"
+fi
 
 # Runs the command given, its output thrown away, and sets `took` to its wall-clock seconds.
 # A failure stops the script with the command's stderr.
@@ -92,10 +107,10 @@ time_run() {
   took=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", b - a }')
 }
 
-# The nqueens arguments for size $1: the word N replaced.
+# The words of $2 (default: the nqueens arguments) for size $1, the word N replaced.
 nqueens_args() {
   local word out=()
-  for word in $args; do
+  for word in ${2:-$args}; do
     [ "$word" = N ] && word=$1
     out+=("$word")
   done
@@ -106,17 +121,18 @@ table="| n | peer s (median) | nqueens s (median) | peer / nqueens | range |
 |---:|---:|---:|---:|---|"
 for n in $sizes; do
   read -r -a words <<<"$(nqueens_args "$n")"
+  read -r -a peer_words <<<"$(nqueens_args "$n" "$command")"
   # Once each before the timings: both run.
-  time_run "$peer_bin" "$n"
+  time_run "${peer_words[@]}"
   time_run "$nqueens" "${words[@]}"
   peers=() ours=() ratios=()
   for round in $(seq "$rounds"); do
     if [ $((round % 2)) = 1 ]; then
-      time_run "$peer_bin" "$n"; p=$took
+      time_run "${peer_words[@]}"; p=$took
       time_run "$nqueens" "${words[@]}"; o=$took
     else
       time_run "$nqueens" "${words[@]}"; o=$took
-      time_run "$peer_bin" "$n"; p=$took
+      time_run "${peer_words[@]}"; p=$took
     fi
     peers+=("$p") ours+=("$o")
     ratios+=("$(awk -v p="$p" -v o="$o" 'BEGIN { printf "%.3f", p / o }')")
@@ -128,7 +144,7 @@ for n in $sizes; do
 | $n | $(median "${peers[@]}") | $(median "${ours[@]}") | $(median "${ratios[@]}")x | $low-$high |"
 done
 {
-  echo "nqueens $(nqueens_args N) against $(basename "$peer") (cc -O3 -march=native), $(plural "$rounds" round), alternately"
+  echo "nqueens $(nqueens_args N) against $peer_name, $(plural "$rounds" round), alternately"
   echo "machine: $(cpu_model); build $(commit_of); $(date -u +%Y-%m-%d)"
   echo
   echo "$table"

@@ -9,7 +9,8 @@
 //!   backquotes in the text, a flag of some subcommand (or of another program the pages name,
 //!   [`OTHER_PROGRAMS_FLAGS`]).
 //! - The library's dependency line names the crate's version; the tables `scripts/frontier.sh`
-//!   makes are pasted whole where the pages show them; no page holds dated history.
+//!   makes and the example `scripts/bench-example.sh` makes (of this version) are pasted
+//!   whole where the pages show them; no page holds dated history.
 //!
 //! The paths the pages name are checked by `tests/docs.rs`.
 
@@ -357,7 +358,7 @@ fn the_library_s_dependency_line_names_the_crate_s_version() {
     let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
     let lines: Vec<&str> = readme
         .lines()
-        .filter(|l| l.trim_start().starts_with("nqueens = "))
+        .filter(|l| l.trim_start().starts_with("nqueens-count = "))
         .collect();
     assert!(!lines.is_empty(), "no dependency line in README.md");
     for line in lines {
@@ -368,31 +369,60 @@ fn the_library_s_dependency_line_names_the_crate_s_version() {
     }
 }
 
-/// The tables `scripts/frontier.sh` made are where the pages show them, whole: between
-/// `<!-- frontier: FILE -->` and `<!-- end frontier -->`, the file's own lines.
+/// What the scripts made is where the pages show it, whole: `scripts/frontier.sh`'s tables
+/// between `<!-- frontier: FILE -->` and `<!-- end frontier -->`, `scripts/bench-example.sh`'s
+/// example (`bench`) and `scripts/library-speed.sh`'s tables (`library`) alike.
 #[test]
-fn the_pages_show_the_frontier_tables_as_the_script_made_them() {
-    let mut shown = 0;
-    for (page, text) in pages() {
-        let mut rest = text.as_str();
-        while let Some(at) = rest.find("<!-- frontier: ") {
-            let after = &rest[at + "<!-- frontier: ".len()..];
-            let (file, body) = after.split_once(" -->\n").expect("a frontier marker's end");
-            let (pasted, next) = body
-                .split_once("<!-- end frontier -->")
-                .unwrap_or_else(|| panic!("{page}: {file} has no end marker"));
-            let made = std::fs::read_to_string(root().join(file))
-                .unwrap_or_else(|e| panic!("{page}: {file}: {e}"));
-            assert_eq!(
-                pasted.trim(),
-                made.trim(),
-                "{page}: {file} is not pasted whole"
-            );
-            shown += 1;
-            rest = next;
+fn the_pages_show_what_the_scripts_made_whole() {
+    for (kind, least) in [("frontier", 2), ("bench", 1), ("library", 1)] {
+        let (marker, end) = (format!("<!-- {kind}: "), format!("<!-- end {kind} -->"));
+        let mut shown = 0;
+        for (page, text) in pages() {
+            let mut rest = text.as_str();
+            while let Some(at) = rest.find(&marker) {
+                let after = &rest[at + marker.len()..];
+                let (file, body) = after.split_once(" -->\n").expect("a marker's end");
+                let (pasted, next) = body
+                    .split_once(&end)
+                    .unwrap_or_else(|| panic!("{page}: {file} has no end marker"));
+                let made = std::fs::read_to_string(root().join(file))
+                    .unwrap_or_else(|e| panic!("{page}: {file}: {e}"));
+                assert_eq!(
+                    pasted.trim(),
+                    made.trim(),
+                    "{page}: {file} is not pasted whole"
+                );
+                shown += 1;
+                rest = next;
+            }
         }
+        assert!(shown >= least, "only {shown} {kind} files shown");
     }
-    assert!(shown >= 2, "only {shown} frontier tables shown");
+}
+
+/// Regression (issue 72): the README's `nqueens bench` example showed 0.10.0 while the crate
+/// was 0.12.0. Every example `scripts/bench-example.sh` made (docs/bench/) is of this version:
+/// a release makes them again.
+#[test]
+fn the_bench_examples_are_of_this_version() {
+    let version = env!("CARGO_PKG_VERSION");
+    let mut examples = 0;
+    for entry in std::fs::read_dir(root().join("docs/bench")).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            text.contains("\n$ nqueens bench\n"),
+            "{}: not bench-example.sh's",
+            path.display()
+        );
+        assert!(
+            text.contains(&format!("\nnqueens {version} bench (")),
+            "{}: not of version {version}: run scripts/bench-example.sh again",
+            path.display()
+        );
+        examples += 1;
+    }
+    assert!(examples >= 1, "no example in docs/bench");
 }
 
 /// The pages describe the program as it is: dated measurement history ("a quick day", "the

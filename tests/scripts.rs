@@ -194,11 +194,13 @@ fn frontier_sh_and_compare_builds_sh_were_not_executable() {
 
 /// Every script but `common.sh` (`frontier_sh_and_compare_builds_sh_were_not_executable`
 /// checks that this is all of them).
-const SCRIPTS: [&str; 7] = [
+const SCRIPTS: [&str; 9] = [
+    "bench-example.sh",
     "compare.sh",
     "compare-builds.sh",
     "frontier.sh",
     "gpu-bench.sh",
+    "library-speed.sh",
     "memory-sensitivity.sh",
     "slurm-array.sh",
     "versus-peer.sh",
@@ -208,7 +210,7 @@ const SCRIPTS: [&str; 7] = [
 /// place, and bad sizes or rounds, before it builds anything.
 #[test]
 fn versus_peer_sh_checks_its_arguments_before_building() {
-    refused("versus-peer.sh", &[], "-p PEER.c is needed");
+    refused("versus-peer.sh", &[], "-p PEER.c or -c COMMAND is needed");
     refused(
         "versus-peer.sh",
         &["-p", "/no/such/peer.c"],
@@ -234,6 +236,39 @@ fn versus_peer_sh_checks_its_arguments_before_building() {
     refused(
         "versus-peer.sh",
         &["-p", peer, "stray"],
+        "unexpected argument 'stray'",
+    );
+    refused(
+        "versus-peer.sh",
+        &["-c", "./counter 16"],
+        "-c './counter 16': no word N for the size",
+    );
+    refused("versus-peer.sh", &["-p", peer, "-c", "x N"], "one peer");
+}
+
+/// The library's timing and the bench example check their arguments before building.
+#[test]
+fn library_speed_sh_and_bench_example_sh_check_their_arguments_before_building() {
+    refused("library-speed.sh", &["-R", "0"], "invalid run count '0'");
+    refused(
+        "library-speed.sh",
+        &["-o", "/no/such/dir/x.md"],
+        "no directory",
+    );
+    refused(
+        "library-speed.sh",
+        &["stray"],
+        "unexpected argument 'stray'",
+    );
+    refused(
+        "bench-example.sh",
+        &["-o", "/no/such/dir/x.md"],
+        "no directory",
+    );
+    refused("bench-example.sh", &["-l"], "-l needs a value");
+    refused(
+        "bench-example.sh",
+        &["stray"],
         "unexpected argument 'stray'",
     );
 }

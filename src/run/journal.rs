@@ -6,7 +6,7 @@
 //! a checksum of both and of the run's identity:
 //!
 //! ```text
-//! nqueens-checkpoint 3 n=16 engine=search symmetry=full split=2 tasks=356 shard=all version=0.12.0 check=…
+//! nqueens-checkpoint 3 n=16 engine=search symmetry=full split=2 tasks=356 shard=all version=0.13.0 check=…
 //! node 0 host-a 5c0e9d2a17b3f468
 //! task 17 38874 0 9a31c0d54e7f2b10
 //! ```

@@ -25,6 +25,25 @@ pub(crate) trait Gather: Copy {
     fn append_clear(self, key: u64, pattern: u64, souths: &[[u64; 2]], out: &mut Vec<u64>) {
         append_clear(key, pattern, souths, out);
     }
+
+    /// The pairs of an index's prepared queries, `CHUNKS` row numbers a query
+    /// (`Index::count_prepared`): the hot loop, in a function of its own for each build and
+    /// each `CHUNKS`. Inlined into the unit's count, the eight chunkings' hot loops and walks
+    /// made one function of some 80,000 lines of LLVM IR per build, which took three minutes
+    /// to compile in one codegen unit and left the code a dependent gets to how its build
+    /// cut the crate into units. The builds that need a processor check (`simd.rs`) compile
+    /// theirs with their instruction sets.
+    #[inline(never)]
+    fn count_prepared<const CHUNKS: usize>(self, queries: &mut impl Queries) -> u64 {
+        queries.count_prepared::<CHUNKS>(self)
+    }
+}
+
+/// Prepared queries that a build counts ([`Gather::count_prepared`]): an index's (`index.rs`),
+/// named here so that this file needs nothing of it.
+pub(in crate::join) trait Queries {
+    /// The pairs of the prepared queries, `CHUNKS` row numbers a query, with `gather`.
+    fn count_prepared<const CHUNKS: usize>(&mut self, gather: impl Gather) -> u64;
 }
 
 /// Gathers one bit at a time: runs on every processor.

@@ -2,7 +2,7 @@
 //! and stored bit-sliced, and the walk of the groups and runs of the other side's half-boards
 //! that can pair, which the hot loop (`hot.rs`) counts.
 
-use super::bits::Gather;
+use super::bits::{Gather, Queries};
 use super::blocks::{BlockCount, Groups};
 use super::chunking::Chunking;
 use super::hot::{GROUP, Row};
@@ -184,32 +184,7 @@ impl Index {
     #[inline(always)]
     pub(in crate::join) fn count<G: Gather>(&mut self, gather: G, patterns: &[u64]) -> u64 {
         self.prepare_queries(gather, patterns);
-        with_chunks!(self.chunking.count(), self.count_prepared(gather))
-    }
-
-    /// The pairs of the prepared queries ([`Index::prepare_queries`]), indexed bucket by
-    /// indexed bucket ([`Index::each_pairing`]), each block's tables made as the walk
-    /// reaches it.
-    #[inline(always)]
-    fn count_prepared<const CHUNKS: usize>(&mut self, gather: impl Gather) -> u64 {
-        let per_group = self.chunking.rows();
-        // The rows were made for this chunking (or one with no more rows): `count_queries`
-        // after a build without `prepare_queries` would be a bug, refused here.
-        assert!(
-            self.rows_below <= per_group,
-            "queries prepared for another index"
-        );
-        let mut tables = std::mem::take(&mut self.tables);
-        // SAFETY: every row number is below `rows_below` (`query_rows_with`), so below the
-        // rows of every group's table.
-        let mut count = unsafe {
-            BlockCount::<_, CHUNKS>::trusting(gather, self.groups(), &mut tables, &self.rows)
-        };
-        self.each_pairing(&mut count);
-        let total = count.total;
-        self.tables = tables;
-        self.whole = None;
-        total
+        self.count_queries(gather)
     }
 
     /// The index's groups, as their tables are made from them.
@@ -223,12 +198,11 @@ impl Index {
         }
     }
 
-    /// The pairs of the prepared queries ([`Index::prepare_queries`]) and the indexed
-    /// patterns that share no diagonal: [`Index::count`] after its queries are prepared, for
-    /// a count that times the steps apart (`unit::Costed`).
+    /// [`Index::count`] after its queries are prepared, for a count that times the steps
+    /// apart (`unit::Costed`).
     #[inline(always)]
     pub(in crate::join) fn count_queries<G: Gather>(&mut self, gather: G) -> u64 {
-        with_chunks!(self.chunking.count(), self.count_prepared(gather))
+        with_chunks!(self.chunking.count(), gather.count_prepared(self))
     }
 
     /// The tests (a query against a group) a count of the prepared queries makes: the walk
@@ -419,6 +393,32 @@ impl Index {
     #[cfg(feature = "gpu")]
     pub(crate) fn builds(&self) -> u64 {
         self.builds
+    }
+}
+
+impl Queries for Index {
+    /// The pairs of the prepared queries ([`Index::prepare_queries`]), indexed bucket by
+    /// indexed bucket ([`Index::each_pairing`]), each block's tables made as the walk
+    /// reaches it; `N` row numbers a query. [`Gather::count_prepared`] compiles it per build.
+    #[inline(always)]
+    fn count_prepared<const N: usize>(&mut self, gather: impl Gather) -> u64 {
+        let per_group = self.chunking.rows();
+        // The rows were made for this chunking (or one with no more rows): `count_queries`
+        // after a build without `prepare_queries` would be a bug, refused here.
+        assert!(
+            self.rows_below <= per_group,
+            "queries prepared for another index"
+        );
+        let mut tables = std::mem::take(&mut self.tables);
+        // SAFETY: every row number is below `rows_below` (`query_rows_with`), so below the
+        // rows of every group's table.
+        let mut count =
+            unsafe { BlockCount::<_, N>::trusting(gather, self.groups(), &mut tables, &self.rows) };
+        self.each_pairing(&mut count);
+        let total = count.total;
+        self.tables = tables;
+        self.whole = None;
+        total
     }
 }
 

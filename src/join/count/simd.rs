@@ -3,6 +3,8 @@
 //! ([`Build::best`]); the builds that gather bits with BMI2's `PEXT` carry the proof of that
 //! check ([`Bmi2`]), so no safe code reaches an instruction the processor lacks.
 
+#[cfg(target_arch = "x86_64")]
+use super::bits::Queries;
 use super::bits::{Gather, Portable};
 use super::squeeze::Squeeze;
 
@@ -33,6 +35,12 @@ impl Gather for Bmi2 {
             )
         }
     }
+
+    #[inline(always)]
+    fn count_prepared<const CHUNKS: usize>(self, queries: &mut impl Queries) -> u64 {
+        // SAFETY: a `Bmi2` exists only where the processor has what the AVX2 build enables.
+        unsafe { count_prepared_avx2::<CHUNKS, _>(self, queries) }
+    }
 }
 
 /// Proof that the processor has what the AVX-512 build enables (AVX-512 F, BW and
@@ -60,6 +68,12 @@ impl Gather for Avx512 {
     fn append_clear(self, key: u64, pattern: u64, souths: &[[u64; 2]], out: &mut Vec<u64>) {
         // SAFETY: an `Avx512` exists only where the processor has AVX-512 F.
         unsafe { super::half::append_clear_avx512(key, pattern, souths, out) }
+    }
+
+    #[inline(always)]
+    fn count_prepared<const CHUNKS: usize>(self, queries: &mut impl Queries) -> u64 {
+        // SAFETY: an `Avx512` exists only where the processor has what its build enables.
+        unsafe { count_prepared_avx512::<CHUNKS, _>(self, queries) }
     }
 }
 
@@ -154,6 +168,33 @@ unsafe fn run_avx512<W: WithGather>(avx512: Avx512, work: W) -> u128 {
 #[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
 unsafe fn run_avx2<W: WithGather>(bmi2: Bmi2, work: W) -> u128 {
     work.run(bmi2)
+}
+
+/// The AVX-512 build's hot loop ([`Gather::count_prepared`]).
+///
+/// # Safety
+///
+/// As [`run_avx512`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2,avx512f,avx512bw,avx512vpopcntdq,gfni")]
+#[inline(never)]
+unsafe fn count_prepared_avx512<const CHUNKS: usize, Q: Queries>(
+    avx512: Avx512,
+    queries: &mut Q,
+) -> u64 {
+    queries.count_prepared::<CHUNKS>(avx512)
+}
+
+/// The AVX2 build's hot loop ([`Gather::count_prepared`]).
+///
+/// # Safety
+///
+/// As [`run_avx2`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt,bmi1,bmi2,lzcnt,avx2")]
+#[inline(never)]
+unsafe fn count_prepared_avx2<const CHUNKS: usize, Q: Queries>(bmi2: Bmi2, queries: &mut Q) -> u64 {
+    queries.count_prepared::<CHUNKS>(bmi2)
 }
 
 #[cfg(test)]
