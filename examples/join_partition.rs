@@ -29,8 +29,9 @@
 //! sum of time over weight, relative to the first `K`'s: how many partitions the units the
 //! weight lies in want (n = 24 and 25, where a partitioned unit is one task: from n = 26 a
 //! task may be a run of a unit's partitions, and its weight not the unit's). Time it in
-//! the release build (LTO): in a build without it, units of n = 24 took six to ten times
-//! as long, and the most partitions looked best.
+//! the release build: in a build whose hot loop was left to how rustc cut the crate into
+//! codegen units (before 0.13.0, without LTO), units of n = 24 took six to ten times as long,
+//! and the most partitions looked best.
 //!
 //! `join_partition draws N PARTS SEED DRAWS WHOLE`: parts drawn as `sample` draws them (0
 //! parts: those named on standard input, as `sizes` reads them), each

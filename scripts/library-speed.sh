@@ -59,7 +59,11 @@ dependent_target=$root/target/dependent
 # The versions the package's own build uses, so that nothing new is fetched (its lock file is
 # the dependent's own from then on, and not kept in git).
 [ -f "$root/tests/dependent/Cargo.lock" ] || cp "$root/Cargo.lock" "$root/tests/dependent/Cargo.lock"
-CARGO_TARGET_DIR=$dependent_target run within "$root/tests/dependent" cargo build --release --quiet
+# Cargo's default release profile, whatever this shell sets for the package's own builds.
+CARGO_TARGET_DIR=$dependent_target run within "$root/tests/dependent" \
+  env -u CARGO_PROFILE_RELEASE_LTO -u CARGO_PROFILE_RELEASE_CODEGEN_UNITS \
+  cargo build --release --quiet
+build_release --bin nqueens
 # Named from the root (the tables name it so), where the timings run.
 dependent=target/dependent/release/nqueens-dependent
 cd "$root"
@@ -67,8 +71,15 @@ tables=$scratch/tables
 echo "<!-- made by scripts/library-speed.sh; run it again rather than edit -->" >"$tables"
 for pair in "join 18" "search 16"; do
   read -r engine n <<<"$pair"
-  "$root/scripts/versus-peer.sh" -c "$dependent $engine N" -n "$n" -R "$rounds" \
-    -a "count N --engine $engine -j 1" -o "$scratch/table" >/dev/null
+  # A library that counted wrong would time nothing worth a table.
+  capture counted "$dependent" "$engine" "$n"
+  capture known "$release/nqueens" count "$n" --engine "$engine" -j 1
+  if [ "${counted%% *}" != "$known" ]; then
+    echo "library-speed.sh: the library counted ${counted%% *} for $engine $n, the binary $known" >&2
+    exit 1
+  fi
+  NQUEENS_RELEASE=$release "$root/scripts/versus-peer.sh" -c "$dependent $engine N" -n "$n" \
+    -R "$rounds" -a "count N --engine $engine -j 1" -o "$scratch/table" >/dev/null
   { echo; cat "$scratch/table"; } >>"$tables"
 done
 cp "$tables" "$output"

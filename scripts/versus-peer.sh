@@ -13,8 +13,9 @@ usage() {
 usage: scripts/versus-peer.sh (-p PEER.c | -c COMMAND) [-n SIZES] [-R ROUNDS] [-a ARGS]
                               [-o FILE] [-h]
 
-Builds nqueens and the C counter PEER.c (cc -O3 -march=native), then runs `PEER N` and
-`nqueens ARGS` (N put in place of the word N) alternately, ROUNDS rounds, for each size.
+Builds nqueens and the C counter PEER.c (cc -O3 -march=native), or takes COMMAND, then runs
+`PEER N` (or COMMAND) and `nqueens ARGS` (N put in place of the word N) alternately, ROUNDS
+rounds, for each size.
 Prints a Markdown table: each one's median wall-clock seconds, and the ratio peer / nqueens
 (above 1: nqueens is faster), its median and range over the rounds.
 
@@ -84,13 +85,17 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 need_scratch
 build_release --bin nqueens
 nqueens=$release/nqueens
+# The peer's words, N for the size: the command's, split at spaces (no glob), or the C
+# peer's program alone (a path that may hold spaces) and N.
 if [ -n "$command" ]; then
+  read -r -a peer_command <<<"$command"
   peer_name=$command
 else
   run cc -O3 -march=native -o "$scratch/peer" "$peer"
-  command="$scratch/peer N"
+  peer_command=("$scratch/peer" N)
   peer_name="$(basename "$peer") (cc -O3 -march=native)"
 fi
+read -r -a nqueens_command <<<"$args"
 
 # Runs the command given, its output thrown away, and sets `took` to its wall-clock seconds.
 # A failure stops the script with the command's stderr.
@@ -107,21 +112,24 @@ time_run() {
   took=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.4f", b - a }')
 }
 
-# The words of $2 (default: the nqueens arguments) for size $1, the word N replaced.
-nqueens_args() {
-  local word out=()
-  for word in ${2:-$args}; do
-    [ "$word" = N ] && word=$1
-    out+=("$word")
+# Sets `sized` to the words after $1, each word N replaced by the size $1.
+with_size() {
+  local size=$1 word
+  shift
+  sized=()
+  for word in "$@"; do
+    [ "$word" = N ] && word=$size
+    sized+=("$word")
   done
-  echo "${out[@]}"
 }
 
 table="| n | peer s (median) | nqueens s (median) | peer / nqueens | range |
 |---:|---:|---:|---:|---|"
 for n in $sizes; do
-  read -r -a words <<<"$(nqueens_args "$n")"
-  read -r -a peer_words <<<"$(nqueens_args "$n" "$command")"
+  with_size "$n" "${nqueens_command[@]}"
+  words=("${sized[@]}")
+  with_size "$n" "${peer_command[@]}"
+  peer_words=("${sized[@]}")
   # Once each before the timings: both run.
   time_run "${peer_words[@]}"
   time_run "$nqueens" "${words[@]}"
@@ -144,7 +152,7 @@ for n in $sizes; do
 | $n | $(median "${peers[@]}") | $(median "${ours[@]}") | $(median "${ratios[@]}")x | $low-$high |"
 done
 {
-  echo "nqueens $(nqueens_args N) against $peer_name, $(plural "$rounds" round), alternately"
+  echo "nqueens $args against $peer_name, $(plural "$rounds" round), alternately"
   echo "machine: $(cpu_model); build $(commit_of); $(date -u +%Y-%m-%d)"
   echo
   echo "$table"

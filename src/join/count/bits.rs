@@ -41,7 +41,7 @@ pub(crate) trait Gather: Copy {
 
 /// Prepared queries that a build counts ([`Gather::count_prepared`]): an index's (`index.rs`),
 /// named here so that this file needs nothing of it.
-pub(in crate::join) trait Queries {
+pub(crate) trait Queries {
     /// The pairs of the prepared queries, `CHUNKS` row numbers a query, with `gather`.
     fn count_prepared<const CHUNKS: usize>(&mut self, gather: impl Gather) -> u64;
 }

@@ -15,8 +15,9 @@ pub(in crate::join) trait WithGather {
     fn run<G: Gather>(self, gather: G) -> u128;
 }
 
-/// Proof that the processor has BMI2 (with POPCNT, BMI1 and LZCNT): made only in this file,
-/// after the run-time check, so a value's existence makes `PEXT` sound.
+/// Proof that the processor has what the AVX2 build enables (AVX2, and BMI2 with POPCNT, BMI1
+/// and LZCNT): made only in this file, after the run-time check of them all, so a value's
+/// existence makes `PEXT` and the AVX2 build's hot loop sound.
 #[cfg(target_arch = "x86_64")]
 #[derive(Clone, Copy, Debug)]
 pub(in crate::join) struct Bmi2(());
