@@ -85,7 +85,7 @@ pub enum Command {
     /// result with --baseline. Exit 1 if a count is wrong.
     #[command(after_help = "Examples:
   nqueens bench                          15 s on 2 cores; a table and a score
-  nqueens bench --quick                  15 s or less
+  nqueens bench --quick                  a second on 2 cores
   nqueens bench --json > this.json       one JSON object
   nqueens bench --baseline this.json     every row beside a saved result's, with the ratio")]
     Bench(BenchArgs),
@@ -94,8 +94,8 @@ pub enum Command {
 /// `nqueens bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// The short run: smaller boards and one round, 15 s or less (compared only with --quick
-    /// results).
+    /// The short run: smaller boards and one round, a second on 2 cores (compared only with
+    /// --quick results).
     #[arg(long)]
     pub quick: bool,
 
