@@ -38,6 +38,7 @@ mod run;
 mod explore;
 mod solutions;
 
+pub use cpu::{InstructionSets, cap_instruction_sets};
 pub use engine::{Choice, Engine, NO_GPU_SUPPORT, Plan, Reason, Request, Symmetry};
 pub use error::{Error, Failure};
 pub use explore::{browse, partial, trace};

@@ -29,6 +29,10 @@ fn main() -> std::process::ExitCode {
             return ExitCode::Usage.into();
         }
     };
+    if let Err(message) = cli::config::cap_instruction_sets() {
+        say!("error: {message}");
+        return ExitCode::Usage.into();
+    }
     cli::interrupt::install();
     let outcome = match &config {
         Config::Count(config) => cli::count::run(config),

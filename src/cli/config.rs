@@ -112,6 +112,22 @@ pub struct MergeConfig {
     pub json: bool,
 }
 
+/// Caps the instruction sets every engine may use at `NQUEENS_ISA`'s (`avx512`, `avx2` or
+/// `portable`; unset or empty: the best this processor has), so that each build runs on one
+/// machine; or says in one line why it cannot (another name, sets the processor lacks).
+pub fn cap_instruction_sets() -> Result<(), String> {
+    let Some(value) = std::env::var_os("NQUEENS_ISA") else {
+        return Ok(());
+    };
+    let value = value.to_string_lossy();
+    if value.is_empty() {
+        return Ok(());
+    }
+    let sets = nqueens::InstructionSets::from_name(&value)
+        .ok_or_else(|| format!("NQUEENS_ISA={value}: expected avx512, avx2 or portable"))?;
+    nqueens::cap_instruction_sets(sets).map_err(|e| format!("NQUEENS_ISA={value}: {e}"))
+}
+
 impl Config {
     /// Checks the parsed command line, or says in one line what is wrong.
     pub fn from_cli(cli: &Cli) -> Result<Config, String> {

@@ -69,6 +69,10 @@ struct RunFigures {
     peak_memory_bytes: Option<u64>,
     tasks: usize,
     split_depth: u32,
+    /// The engine's build that counted (`avx512`, `avx2` or `bmi2`, `portable`: within
+    /// `NQUEENS_ISA`'s cap); absent for a GPU.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    build: Option<&'static str>,
 }
 
 /// The solutions by the size of their class: how many classes of 1, 2, 4 and 8 boards.
@@ -101,6 +105,11 @@ impl Row {
             peak_memory_bytes: super::memory::peak_bytes(),
             tasks: count.tasks,
             split_depth: count.split_depth,
+            build: match count.engine {
+                nqueens::Engine::Join => Some(nqueens::join::instruction_set()),
+                nqueens::Engine::Search(_) => Some(nqueens::search_instruction_set()),
+                _ => None,
+            },
         });
         row.ranks = ranks;
         #[cfg(feature = "gpu")]
@@ -109,6 +118,9 @@ impl Row {
             row.engine = nqueens::Engine::Gpu(None).name();
             row.adapter = Some(gpu.name.clone());
             row.backend = Some(gpu.backend.clone());
+            if let Some(run) = &mut row.run {
+                run.build = None;
+            }
         }
         row
     }

@@ -14,7 +14,8 @@ use std::arch::x86_64::*;
 /// Whether this processor runs the vector closed form: AVX-512 F, CD, BW and VPOPCNTDQ,
 /// and GFNI (a lane's bit reversal in two instructions).
 pub(crate) fn available() -> bool {
-    std::is_x86_feature_detected!("avx512f")
+    crate::cpu::allows_avx512()
+        && std::is_x86_feature_detected!("avx512f")
         && std::is_x86_feature_detected!("avx512cd")
         && std::is_x86_feature_detected!("avx512bw")
         && std::is_x86_feature_detected!("avx512vpopcntdq")

@@ -103,16 +103,18 @@ pub fn instruction_set() -> &'static str {
 }
 
 impl Build {
-    /// Every build this processor runs, the fastest first (the portable one last).
+    /// Every build this processor runs (within the cap, `cpu.rs`), the fastest first (the
+    /// portable one last).
     pub(in crate::join) fn all() -> Vec<Build> {
         #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut builds = Vec::new();
         #[cfg(target_arch = "x86_64")]
         {
             use std::is_x86_feature_detected as has;
-            if crate::cpu::has_bmi() && has!("avx2") {
+            if crate::cpu::has_bmi() && crate::cpu::has_avx2() {
                 let bmi2 = Bmi2(());
-                if has!("avx512f") && has!("avx512bw") && has!("avx512vpopcntdq") && has!("gfni") {
+                let avx512 = has!("avx512f") && has!("avx512bw") && has!("avx512vpopcntdq");
+                if crate::cpu::allows_avx512() && avx512 && has!("gfni") {
                     builds.push(Build(Isa::Avx512(Avx512(bmi2))));
                 }
                 builds.push(Build(Isa::Avx2(bmi2)));

@@ -39,7 +39,7 @@ const LANES: usize = 8;
 /// units, in chunks of [`LANES`] patterns that the compiler turns into vector instructions.
 pub(in crate::join) fn west_patterns(cuts: &CutOdds, rows: u64, bits: u8) -> Vec<f32> {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if crate::cpu::has_avx2() {
         // SAFETY: the processor has AVX2, checked just above.
         return unsafe { west_patterns_avx2(cuts, rows, bits) };
     }

@@ -87,12 +87,16 @@ impl Weighing<'_> {
         #[cfg(target_arch = "x86_64")]
         {
             use std::arch::is_x86_feature_detected as has;
-            if has!("avx512f") && has!("avx512dq") && has!("avx512vl") {
+            if crate::cpu::allows_avx512()
+                && has!("avx512f")
+                && has!("avx512dq")
+                && has!("avx512vl")
+            {
                 // SAFETY: the processor has these features, checked just above.
                 unsafe { self.avx512(&mut weights) };
                 return weights;
             }
-            if has!("avx2") {
+            if crate::cpu::has_avx2() {
                 // SAFETY: the processor has AVX2, checked just above.
                 unsafe { self.avx2(&mut weights) };
                 return weights;

@@ -432,7 +432,7 @@ fn last_three(f0: u32, f1: u32, f2: u32, gap: u32) -> [u32; 8] {
 /// row, adding to `totals`: with the `popcnt` instruction where the processor has it.
 fn tally_below(h: u32, split: u32, start: Walk, totals: &mut [u64]) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("popcnt") {
+    if crate::cpu::has_popcnt() {
         // SAFETY: the processor has the one feature this build enables.
         return unsafe { for_each_quarter!(h, tally_popcnt(split, h, start, &mut |_| {}, totals)) };
     }
