@@ -377,10 +377,11 @@ fn the_library_s_dependency_line_names_the_crate_s_version() {
 
 /// What the scripts made is where the pages show it, whole: `scripts/frontier.sh`'s tables
 /// between `<!-- frontier: FILE -->` and `<!-- end frontier -->`, `scripts/bench-example.sh`'s
-/// example (`bench`) and `scripts/library-speed.sh`'s tables (`library`) alike.
+/// example (`bench`), `scripts/library-speed.sh`'s tables (`library`) and
+/// `scripts/isa-builds.sh`'s (`builds`) alike.
 #[test]
 fn the_pages_show_what_the_scripts_made_whole() {
-    for (kind, least) in [("frontier", 2), ("bench", 1), ("library", 1)] {
+    for (kind, least) in [("frontier", 2), ("bench", 1), ("library", 1), ("builds", 1)] {
         let (marker, end) = (format!("<!-- {kind}: "), format!("<!-- end {kind} -->"));
         let mut shown = 0;
         for (page, text) in pages() {

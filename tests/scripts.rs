@@ -194,12 +194,13 @@ fn frontier_sh_and_compare_builds_sh_were_not_executable() {
 
 /// Every script but `common.sh` (`frontier_sh_and_compare_builds_sh_were_not_executable`
 /// checks that this is all of them).
-const SCRIPTS: [&str; 9] = [
+const SCRIPTS: [&str; 10] = [
     "bench-example.sh",
     "compare.sh",
     "compare-builds.sh",
     "frontier.sh",
     "gpu-bench.sh",
+    "isa-builds.sh",
     "library-speed.sh",
     "memory-sensitivity.sh",
     "slurm-array.sh",
@@ -246,9 +247,10 @@ fn versus_peer_sh_checks_its_arguments_before_building() {
     refused("versus-peer.sh", &["-p", peer, "-c", "x N"], "one peer");
 }
 
-/// The library's timing and the bench example check their arguments before building.
+/// The library's timing, the bench example and the builds' table check their arguments
+/// before building.
 #[test]
-fn library_speed_sh_and_bench_example_sh_check_their_arguments_before_building() {
+fn library_speed_bench_example_and_isa_builds_check_their_arguments_before_building() {
     refused("library-speed.sh", &["-R", "0"], "invalid run count '0'");
     refused(
         "library-speed.sh",
@@ -271,6 +273,14 @@ fn library_speed_sh_and_bench_example_sh_check_their_arguments_before_building()
         &["stray"],
         "unexpected argument 'stray'",
     );
+    refused("isa-builds.sh", &["-n", "16 40"], "invalid board size '40'");
+    refused("isa-builds.sh", &["-R", "0"], "invalid run count '0'");
+    refused(
+        "isa-builds.sh",
+        &["-o", "/no/such/dir/x.md"],
+        "no directory",
+    );
+    refused("isa-builds.sh", &["stray"], "unexpected argument 'stray'");
 }
 
 /// Regression: every script answered `--help` with "unknown option --" and exit 2 (getopts
