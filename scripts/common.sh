@@ -269,7 +269,8 @@ csv_line() {
 
 # Pastes the file $2 into the pages that show it (README.md, docs/*.md), whole, between
 # `<!-- $1: FILE -->` and `<!-- end $1 -->` (FILE named from the project's root $root):
-# what frontier.sh's tables and bench-example.sh's example are made for.
+# what frontier.sh's tables, bench-example.sh's example and the tables of library-speed.sh and
+# isa-builds.sh are made for.
 paste_into_pages() {
   local kind=$1 made=$2 shown page
   shown=$(realpath -m --relative-to="$root" "$made")

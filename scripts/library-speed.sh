@@ -53,6 +53,8 @@ check_runs "$rounds"
 check_output -o "$output"
 output=$(realpath -m "$output")
 
+# The binary uncapped, as the library is (it reads no environment).
+unset NQUEENS_ISA
 need_scratch
 # The dependent's own target folder, as a dependent has: nothing of the binary's build shared.
 dependent_target=$root/target/dependent
@@ -78,7 +80,7 @@ for pair in "join 18" "search 16"; do
     echo "library-speed.sh: the library counted ${counted%% *} for $engine $n, the binary $known" >&2
     exit 1
   fi
-  NQUEENS_RELEASE=$release "$root/scripts/versus-peer.sh" -c "$dependent $engine N" -n "$n" \
+  NQUEENS_RELEASE=$release run "$root/scripts/versus-peer.sh" -c "$dependent $engine N" -n "$n" \
     -R "$rounds" -a "count N --engine $engine -j 1" -o "$scratch/table" >/dev/null
   { echo; cat "$scratch/table"; } >>"$tables"
 done

@@ -26,42 +26,30 @@ const ALL: [InstructionSets; 3] = [
     InstructionSets::Avx512,
 ];
 
-/// The features each cap adds to the one below it, by the names `is_x86_feature_detected!`
-/// takes.
+/// Each feature named, and whether this processor has it: `is_x86_feature_detected!` takes
+/// its name as a literal, so the names are written once, here.
 #[cfg(target_arch = "x86_64")]
-fn features_added(sets: InstructionSets) -> &'static [&'static str] {
+macro_rules! detected {
+    ($($feature:tt),*) => {
+        vec![$(($feature, std::is_x86_feature_detected!($feature))),*]
+    };
+}
+
+/// The features each cap adds to the one below it, each with whether this processor has it.
+#[cfg(target_arch = "x86_64")]
+fn features_added(sets: InstructionSets) -> Vec<(&'static str, bool)> {
     match sets {
-        InstructionSets::Portable => &[],
-        InstructionSets::Avx2 => &["popcnt", "bmi1", "bmi2", "lzcnt", "avx2"],
-        InstructionSets::Avx512 => &[
+        InstructionSets::Portable => Vec::new(),
+        InstructionSets::Avx2 => detected!("popcnt", "bmi1", "bmi2", "lzcnt", "avx2"),
+        InstructionSets::Avx512 => detected!(
             "avx512f",
             "avx512cd",
             "avx512bw",
             "avx512dq",
             "avx512vl",
             "avx512vpopcntdq",
-            "gfni",
-        ],
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-fn detected(feature: &str) -> bool {
-    use std::is_x86_feature_detected as has;
-    match feature {
-        "popcnt" => has!("popcnt"),
-        "bmi1" => has!("bmi1"),
-        "bmi2" => has!("bmi2"),
-        "lzcnt" => has!("lzcnt"),
-        "avx2" => has!("avx2"),
-        "avx512f" => has!("avx512f"),
-        "avx512cd" => has!("avx512cd"),
-        "avx512bw" => has!("avx512bw"),
-        "avx512dq" => has!("avx512dq"),
-        "avx512vl" => has!("avx512vl"),
-        "avx512vpopcntdq" => has!("avx512vpopcntdq"),
-        "gfni" => has!("gfni"),
-        _ => false,
+            "gfni"
+        ),
     }
 }
 
@@ -87,8 +75,8 @@ impl InstructionSets {
             let wanted = ALL.into_iter().filter(|sets| *sets <= self);
             let wanted = wanted.flat_map(features_added);
             wanted
-                .copied()
-                .filter(|feature| !detected(feature))
+                .filter(|(_, has)| !has)
+                .map(|(feature, _)| feature)
                 .collect()
         }
         #[cfg(not(target_arch = "x86_64"))]
